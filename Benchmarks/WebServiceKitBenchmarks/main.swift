@@ -1,0 +1,9 @@
+import Foundation
+
+// webservice-bench: the release-mode performance suite. Each line prints the library's figure,
+// the baseline measured in the same run, their ratio (median and spread over alternating
+// rounds) and the goal. Run it with Scripts/bench, or: swift run -c release webservice-bench
+
+print("WebServiceKit benchmarks (release build, ratios against baselines measured in this run)")
+let requestBuilding = RequestBuildingBenchmark.comparison()
+requestBuilding.report(requestBuilding.run())

@@ -1,0 +1,109 @@
+import Dispatch
+import Foundation
+import WebServiceKit
+
+// webservice-demo: declares a small endpoint table (Endpoints.swift) and calls it against an
+// httpbin-compatible server, with callbacks, async/await and the blocking variant.
+// Scripts/demo starts a local httpbin and passes its URL; --service-root targets any server.
+
+func serviceRoot() -> URL {
+    let arguments = CommandLine.arguments
+    if let flag = arguments.firstIndex(of: "--service-root"), flag + 1 < arguments.count,
+        let url = URL(string: arguments[flag + 1])
+    {
+        return url
+    }
+    if let text = ProcessInfo.processInfo.environment["WEBSERVICEKIT_HTTPBIN_URL"], let url = URL(string: text) {
+        return url
+    }
+    print("usage: webservice-demo --service-root http://127.0.0.1:PORT/   (Scripts/demo does this for you)")
+    exit(2)
+}
+
+func section(_ title: String) { print("\n== \(title)") }
+
+let client = WebServiceClient(serviceRoot: serviceRoot())
+client.sharedHeaders = ["User-Agent": "webservice-demo/1.0"]
+print("service root: \(client.serviceRoot)")
+
+// 1. Callbacks, ROAD style: the task can be cancelled; exactly one callback runs.
+section("callbacks: GET anything/books?q=swift & co")
+await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+    client.perform(
+        .search, ["books", "swift & co/2", "trace-1"],
+        success: { echo in
+            print("server saw \(echo.method) \(echo.url)")
+            print("q = \(echo.args["q"] ?? "-"), X-Trace = \(echo.headers["X-Trace"] ?? "-")")
+            done.resume()
+        },
+        failure: { error in
+            print("failed: \(error)")
+            done.resume()
+        })
+}
+
+// 2. async/await with a JSON body.
+section("async: POST a note as JSON")
+do {
+    let echo = try await client.perform(.createNote, Note(title: "Привет", body: "from WebServiceKit"))
+    print("server decoded: \(echo.json.map { "\($0.title) / \($0.body)" } ?? "nothing")")
+    print("Content-Type sent: \(echo.headers["Content-Type"] ?? "-")")
+} catch {
+    print("failed: \(error)")
+}
+
+// 3. serializationRoot: decode one value out of a larger document.
+section("serializationRoot: slideshow.title of /json")
+do {
+    print("title: \(try await client.perform(.slideshowTitle))")
+} catch {
+    print("failed: \(error)")
+}
+
+// 4. The whole response: status and headers without hacks.
+section("full response: response-headers?X-Demo=hello world")
+do {
+    let response = try await client.response(for: .echoHeader, "hello world")
+    print("status \(response.statusCode), X-Demo: \(response.headers["X-Demo"] ?? "-")")
+} catch {
+    print("failed: \(error)")
+}
+
+// 5. Success codes and typed errors.
+section("success codes: 418 accepted by the call, 503 refused")
+for code in [418, 503] {
+    do {
+        _ = try await client.perform(.status, code)
+        print("\(code): accepted")
+    } catch {
+        print("\(code): \(error)")
+    }
+}
+
+// 6. Cancellation: a cancelled call says so.
+section("cancel: delay/3 cancelled after 0.2 s")
+let started = Date()
+await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+    let task = client.perform(
+        .slow, [3], success: { _ in done.resume() },
+        failure: { error in
+            print("\(error) after \(String(format: "%.2f", Date().timeIntervalSince(started))) s")
+            done.resume()
+        })
+    DispatchQueue.global().asyncAfter(deadline: .now() + 0.2) { task.cancel(reason: "the user went away") }
+}
+
+// 7. Blocking variant for scripts (never on the callback queue or inside a task).
+section("blocking: performSynchronously on a plain thread")
+await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+    DispatchQueue.global().async {
+        do {
+            let response = try client.performSynchronously(.search, ["sync", "blocking", "trace-2"])
+            print("status \(response.statusCode), \(response.body.count) bytes, q = \(response.value.args["q"] ?? "-")")
+        } catch {
+            print("failed: \(error)")
+        }
+        done.resume()
+    }
+}
+print("\ndone")

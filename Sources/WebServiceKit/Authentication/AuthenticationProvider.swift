@@ -1,0 +1,40 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// What a provider decides after seeing a response.
+public enum AuthenticationDecision: Sendable {
+    /// Let the response through to validation and decoding.
+    case proceed
+    /// The provider has new credentials (it answered a challenge or refreshed a token): send the
+    /// request once more. A call is retried at most once; a second `retry` fails it with
+    /// ``WebServiceError/authentication(_:)``.
+    case retry
+}
+
+/// Adds credentials to requests and answers challenges (ROAD's `RFAuthenticating`).
+///
+/// The client calls ``authenticate(_:for:)`` on every request after the interceptors, and
+/// ``handle(_:to:for:)`` on every response. Implementations keep their session state (nonces,
+/// tokens) themselves and must be safe to call from many calls at once.
+public protocol AuthenticationProvider: Sendable {
+    /// Returns `request` with credentials added (or unchanged when none apply yet).
+    func authenticate(_ request: URLRequest, for call: CallDescriptor) async throws -> URLRequest
+
+    /// Looks at a response (a 401 challenge, say) and decides whether to retry the request.
+    func handle(_ response: TransportResponse, to request: URLRequest, for call: CallDescriptor) async throws
+        -> AuthenticationDecision
+
+    /// Forgets the session state (log out).
+    func invalidate() async
+}
+
+extension AuthenticationProvider {
+    public func handle(_ response: TransportResponse, to request: URLRequest, for call: CallDescriptor) async throws
+        -> AuthenticationDecision
+    { .proceed }
+
+    public func invalidate() async {}
+}

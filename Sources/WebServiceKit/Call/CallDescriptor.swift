@@ -1,0 +1,190 @@
+import Foundation
+
+/// Everything a ``WebServiceCall`` declares except how its response is decoded.
+///
+/// Interceptors and authentication providers see this non-generic form. Templates are parsed
+/// once, when the descriptor is made; a malformed one is kept as an error that every call
+/// reports (``WebServiceError/invalidCall(_:)``) and that ``validate()`` throws for tests.
+public struct CallDescriptor: Sendable {
+    /// Identifies this descriptor (and its copies) among all descriptors of the process.
+    public let id: CallID
+    /// A name for logs and test stubs; defaults to `"METHOD relativePath"`.
+    public let name: String
+    /// The request method.
+    public let method: HTTPMethod
+    /// The path (and query) relative to the client's service root, with `%%N%%` wildcards.
+    public let relativePath: String
+    /// Header fields; values may contain wildcards.
+    public let headers: [String: String]
+    /// Status codes this call accepts, in addition to or instead of the client's.
+    public let successCodes: StatusCodes?
+    /// `true`: ``successCodes`` replace the client's; `false`: they are added to them.
+    public let overridesClientSuccessCodes: Bool
+    /// A dotted key path (`"coord.lon"`, `"items.0"`) to decode instead of the whole body.
+    public let serializationRoot: String?
+    /// How the body argument is serialized; `nil` uses the client's.
+    public let requestSerializer: (any RequestSerializer)?
+    /// The charset of text bodies.
+    public let bodyCharset: Charset
+    /// The index of the argument that becomes the body (ROAD's `postParameter`).
+    public let bodyParameter: Int?
+    /// The request timeout; `nil` uses the client's.
+    public let timeout: TimeInterval?
+    /// How the call uses the HTTP cache.
+    public let cache: CachePolicy
+    /// The index of the argument that is a ``ProgressHandler`` (ROAD's `progressBlockParameter`).
+    public let progressParameter: Int?
+    /// Builds the URL from arguments of its own kind (OData).
+    public let urlBuilder: (any URLBuilder)?
+    /// Turns error bodies into the service's own error; `nil` uses the client's.
+    public let errorHandler: (any ResponseErrorHandler)?
+    /// The boundary of multipart bodies; `nil` picks a random one.
+    public let multipartBoundary: String?
+    /// How much of this call is logged; `nil` uses the client's level.
+    public let logLevel: LogLevel?
+
+    let compiled: Result<CompiledCall, WebServiceError>
+
+    /// Throws the problem that makes every call of this descriptor fail, if there is one.
+    public func validate() throws(WebServiceError) { _ = try compiled.get() }
+
+    // The designated initializer: every public initializer of WebServiceCall ends here.
+    init(
+        name: String?, method: HTTPMethod, relativePath: String, headers: [String: String],
+        successCodes: StatusCodes?, overridesClientSuccessCodes: Bool, serializationRoot: String?,
+        supportsSerializationRoot: Bool, requestSerializer: (any RequestSerializer)?, bodyCharset: Charset,
+        bodyParameter: Int?, timeout: TimeInterval?, cache: CachePolicy, progressParameter: Int?,
+        urlBuilder: (any URLBuilder)?, errorHandler: (any ResponseErrorHandler)?, multipartBoundary: String?,
+        logLevel: LogLevel?
+    ) {
+        id = CallID.next()
+        self.name = name ?? "\(method.rawValue) \(relativePath)"
+        self.method = method
+        self.relativePath = relativePath
+        self.headers = headers
+        self.successCodes = successCodes
+        self.overridesClientSuccessCodes = overridesClientSuccessCodes
+        self.serializationRoot = serializationRoot
+        self.requestSerializer = requestSerializer
+        self.bodyCharset = bodyCharset
+        self.bodyParameter = bodyParameter
+        self.timeout = timeout
+        self.cache = cache
+        self.progressParameter = progressParameter
+        self.urlBuilder = urlBuilder
+        self.errorHandler = errorHandler
+        self.multipartBoundary = multipartBoundary
+        self.logLevel = logLevel
+        compiled = Result { () throws(WebServiceError) in
+            try CompiledCall(
+                method: method, relativePath: relativePath, headers: headers, serializationRoot: serializationRoot,
+                supportsSerializationRoot: supportsSerializationRoot, bodyParameter: bodyParameter,
+                progressParameter: progressParameter, timeout: timeout)
+        }
+    }
+}
+
+/// The identity of a descriptor, for test stubs and logs.
+public struct CallID: Hashable, Sendable, CustomStringConvertible {
+    let value: Int
+
+    private static let counter = Locked(0)
+
+    static func next() -> CallID {
+        CallID(
+            value: counter.withLock { count in
+                count += 1
+                return count
+            })
+    }
+
+    public var description: String { "#\(value)" }
+}
+
+/// The parsed, checked form of a descriptor's templates.
+struct CompiledCall: Sendable {
+    struct HeaderTemplate: Sendable {
+        let name: String
+        let value: Template
+    }
+
+    let url: URLTemplate
+    let headers: [HeaderTemplate]
+    let serializationRoot: [String]?
+
+    init(
+        method: HTTPMethod, relativePath: String, headers: [String: String], serializationRoot: String?,
+        supportsSerializationRoot: Bool, bodyParameter: Int?, progressParameter: Int?, timeout: TimeInterval?
+    ) throws(WebServiceError) {
+        guard method.isValidToken else {
+            throw .invalidCall("method \"\(method.rawValue)\" is not a valid HTTP token (RFC 9110 §9.1)")
+        }
+        do {
+            url = try URLTemplate.parse(relativePath)
+            self.headers = try headers.sorted { $0.key < $1.key }.map { (name, value) throws(TemplateError) in
+                HeaderTemplate(name: name, value: try Template.parse(value))
+            }
+        } catch {
+            throw .invalidCall(error.description)
+        }
+        for header in self.headers {
+            guard HTTPToken.isValidFieldName(header.name) else {
+                throw .invalidHeader(name: header.name, reason: "not a valid field name (RFC 9110 §5.1)")
+            }
+            for case .literal(let text) in header.value.parts {
+                if let problem = HeaderValidation.problem(in: text) {
+                    throw .invalidHeader(name: header.name, reason: problem)
+                }
+            }
+        }
+        if let serializationRoot {
+            guard supportsSerializationRoot else {
+                throw .invalidCall("serializationRoot \"\(serializationRoot)\" needs a serializer that supports it")
+            }
+            let steps = serializationRoot.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+            guard !steps.contains(where: \.isEmpty) else {
+                throw .invalidCall("serializationRoot \"\(serializationRoot)\" has an empty step")
+            }
+            self.serializationRoot = steps
+        } else {
+            self.serializationRoot = nil
+        }
+        for (label, index) in [("bodyParameter", bodyParameter), ("progressParameter", progressParameter)] {
+            if let index, index < 0 || index > Template.maximumIndex {
+                throw .invalidCall("\(label) \(index) is not an argument index")
+            }
+        }
+        if let bodyParameter, bodyParameter == progressParameter {
+            throw .invalidCall("bodyParameter and progressParameter are both argument \(bodyParameter)")
+        }
+        if let timeout, !(timeout > 0) {
+            throw .invalidCall("timeout must be positive; got \(timeout)")
+        }
+    }
+}
+
+/// RFC 9110 §5.5: a field value is visible characters, spaces and tabs; CR, LF and NUL would let
+/// a value inject header fields or end the header section (request smuggling).
+enum HeaderValidation {
+    /// Refuses a field whose name is not a token or whose value could inject fields.
+    static func check(_ headers: [String: String]) throws(WebServiceError) {
+        for (name, value) in headers {
+            guard HTTPToken.isValidFieldName(name) else {
+                throw .invalidHeader(name: name, reason: "not a valid field name (RFC 9110 §5.1)")
+            }
+            if let problem = problem(in: value) { throw .invalidHeader(name: name, reason: problem) }
+        }
+    }
+
+    static func problem(in value: String) -> String? {
+        for byte in value.utf8 {
+            switch byte {
+            case 0x0D, 0x0A: return "the value contains CR or LF (header injection)"
+            case 0x00: return "the value contains NUL"
+            case 0x01...0x08, 0x0B, 0x0C, 0x0E...0x1F, 0x7F: return "the value contains a control character"
+            default: continue
+            }
+        }
+        return nil
+    }
+}

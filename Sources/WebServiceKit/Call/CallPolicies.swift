@@ -1,0 +1,88 @@
+import Foundation
+
+/// How a call uses the HTTP cache (ROAD's `RFWebServiceCache`).
+///
+/// The descriptor carries the policy; the cache interprets it.
+public struct CachePolicy: Sendable, Hashable, CustomStringConvertible {
+    enum Kind: Sendable, Hashable {
+        case automatic
+        case disabled
+        case maxAge(TimeInterval)
+    }
+
+    let kind: Kind
+
+    /// Follow the response's caching headers (RFC 9111). The default.
+    public static let automatic = CachePolicy(kind: .automatic)
+    /// Never read from or write to the cache for this call.
+    public static let disabled = CachePolicy(kind: .disabled)
+    /// Serve a stored response for `seconds` whatever its headers say.
+    public static func maxAge(_ seconds: TimeInterval) -> CachePolicy { CachePolicy(kind: .maxAge(seconds)) }
+
+    public var description: String {
+        switch kind {
+        case .automatic: "automatic"
+        case .disabled: "disabled"
+        case .maxAge(let seconds): "maxAge(\(seconds))"
+        }
+    }
+}
+
+/// How much of each exchange is logged, as in OkHttp's logging interceptor.
+public enum LogLevel: Int, Sendable, Comparable, CaseIterable {
+    /// Nothing.
+    case none
+    /// Method, URL, status and duration.
+    case basic
+    /// `basic` and the header fields (secrets redacted).
+    case headers
+    /// `headers` and the bodies (truncated past a size limit).
+    case body
+
+    public static func < (lhs: LogLevel, rhs: LogLevel) -> Bool { lhs.rawValue < rhs.rawValue }
+}
+
+/// A progress handler argument: the fraction done and the expected length in bytes
+/// (`-1` while unknown). The descriptor's `progressParameter` names the argument that holds it.
+public typealias ProgressHandler = @Sendable (_ fraction: Double, _ expectedLength: Int64) -> Void
+
+/// Builds a call's URL from arguments of its own kind (the OData URL builder is one).
+///
+/// Arguments that the builder ``accepts(_:)`` are handed to it instead of being treated as the
+/// body or as unused.
+public protocol URLBuilder: Sendable {
+    /// Whether `argument` is one of this builder's parameters.
+    func accepts(_ argument: Any) -> Bool
+
+    /// The final URL, from the URL built out of the descriptor's path and the accepted arguments.
+    func buildURL(from url: URL, arguments: [Any]) throws -> URL
+}
+
+/// Turns a response into the service's own error (ROAD's error handler, WebStruct's application
+/// errors). The client calls it for every response before decoding.
+public protocol ResponseErrorHandler: Sendable {
+    /// The service's error for this response, or `nil` to let the call go on (decoding an
+    /// accepted response, or failing an unaccepted one with
+    /// ``WebServiceError/unacceptableStatus(code:headers:body:)``).
+    func error(for response: ResponseContext, body: Data, statusAccepted: Bool) -> (any Error)?
+}
+
+/// Decodes a JSON error body of type `Failure` from responses whose status is not accepted.
+///
+/// ```swift
+/// struct APIError: Error, Decodable { let code: Int; let message: String }
+/// static let profile = WebServiceCall<Profile>(
+///     method: .get, relativePath: "me", errorHandler: DecodableErrorHandler(APIError.self))
+/// ```
+/// A body that does not decode as `Failure` leaves the call to fail with `unacceptableStatus`.
+public struct DecodableErrorHandler<Failure: Error & Decodable>: ResponseErrorHandler {
+    private let decoder: JSONDecoder
+
+    /// Creates a handler for `Failure` bodies.
+    public init(_ failure: Failure.Type, decoder: JSONDecoder = JSONDecoder()) { self.decoder = decoder }
+
+    public func error(for response: ResponseContext, body: Data, statusAccepted: Bool) -> (any Error)? {
+        guard !statusAccepted, !body.isEmpty else { return nil }
+        return try? decoder.decode(Failure.self, from: body)
+    }
+}

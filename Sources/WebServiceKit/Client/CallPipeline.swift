@@ -1,0 +1,195 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+extension WebServiceClient {
+    /// One call's walk: bind arguments, build the request, interceptors, authentication,
+    /// transport, response interceptors, challenge retry, validation, decoding.
+    func execute<Response>(
+        _ call: WebServiceCall<Response>, arguments: [any Sendable], prepare: (any WebServiceInterceptor)?
+    ) async throws(WebServiceError) -> WebServiceResponse<Response> {
+        let settings = currentSettings
+        let descriptor = call.descriptor
+        let compiled = try descriptor.compiled.get()
+        let prepared = try prepareRequest(descriptor, compiled: compiled, arguments: arguments, settings: settings)
+        var interceptors = settings.interceptors
+        if let prepare { interceptors.append(prepare) }
+        let exchange = try await Exchange(
+            descriptor: descriptor, interceptors: interceptors, provider: settings.authenticationProvider,
+            transport: transport, context: TransportContext(call: descriptor, progress: prepared.progress)
+        ).run(prepared.request)
+        return try ResponseValidator(call: call, compiled: compiled, settings: settings).validate(
+            exchange.response, for: exchange.request)
+    }
+}
+
+extension WebServiceClient {
+    /// The request a call would send, before interceptors and authentication: for debugging,
+    /// logging a call you are about to make, or checking an endpoint table in a test.
+    ///
+    /// ```swift
+    /// let request = try client.request(for: .userRepos, arguments: ["octocat", "updated", "abc"])
+    /// print(request.url!)   // https://api.example.com/users/octocat/repos?sort=updated
+    /// ```
+    public func request<Response>(for call: WebServiceCall<Response>, arguments: [any Sendable])
+        throws(WebServiceError) -> URLRequest
+    {
+        let compiled = try call.descriptor.compiled.get()
+        return try prepareRequest(call.descriptor, compiled: compiled, arguments: arguments, settings: currentSettings)
+            .request
+    }
+
+    private func prepareRequest(
+        _ descriptor: CallDescriptor, compiled: CompiledCall, arguments: [any Sendable], settings: Settings
+    ) throws(WebServiceError) -> PreparedRequest {
+        let factory = RequestFactory(
+            descriptor: descriptor, compiled: compiled,
+            defaults: RequestDefaults(
+                serviceRoot: root, sharedHeaders: settings.sharedHeaders,
+                requestSerializer: settings.requestSerializer, timeout: settings.timeout))
+        return try factory.makeRequest(arguments: arguments)
+    }
+}
+
+/// The request/response exchange of one call, through interceptors and authentication.
+struct Exchange {
+    let descriptor: CallDescriptor
+    let interceptors: [any WebServiceInterceptor]
+    let provider: (any AuthenticationProvider)?
+    let transport: any WebServiceTransport
+    let context: TransportContext
+
+    func run(_ initialRequest: URLRequest) async throws(WebServiceError) -> (request: URLRequest, response: TransportResponse)
+    {
+        var request = initialRequest
+        for (position, interceptor) in interceptors.enumerated() {
+            let interception = try await guarded(as: WebServiceError.intercepted) {
+                try await interceptor.intercept(request, for: descriptor)
+            }
+            switch interception {
+            case .proceed(let changed): request = changed
+            case .respond(let response):
+                // A short-circuit answer goes back through the interceptors that ran before it.
+                return (request, try await interceptResponse(response, to: request, through: interceptors[..<position]))
+            }
+        }
+        var retried = false
+        while true {
+            var sending = request
+            if let provider {
+                sending = try await guarded(as: { .authentication("\($0)") }) {
+                    try await provider.authenticate(request, for: descriptor)
+                }
+            }
+            // Interceptors and providers may have added fields since the factory checked them.
+            try HeaderValidation.check(sending.allHTTPHeaderFields ?? [:])
+            if Task.isCancelled { throw .cancelled(reason: nil) }
+            var response: TransportResponse
+            do {
+                response = try await transport.send(sending, context: context)
+            } catch {
+                throw WebServiceError(transportError: error)
+            }
+            response = try await interceptResponse(response, to: sending, through: interceptors[...])
+            guard let provider else { return (sending, response) }
+            let decision = try await guarded(as: { .authentication("\($0)") }) {
+                try await provider.handle(response, to: sending, for: descriptor)
+            }
+            guard case .retry = decision else { return (sending, response) }
+            if retried {
+                throw .authentication("the service refused the credentials again after a retry (status \(response.statusCode))")
+            }
+            retried = true
+        }
+    }
+
+    private func interceptResponse(
+        _ response: TransportResponse, to request: URLRequest, through chain: ArraySlice<any WebServiceInterceptor>
+    ) async throws(WebServiceError) -> TransportResponse {
+        var response = response
+        for interceptor in chain.reversed() {
+            response = try await guarded(as: WebServiceError.intercepted) {
+                try await interceptor.intercept(response, for: request, call: descriptor)
+            }
+        }
+        return response
+    }
+
+    /// Runs user code, keeping a `WebServiceError` it throws and wrapping anything else.
+    private func guarded<T>(
+        as wrap: (any Error) -> WebServiceError, _ body: () async throws -> T
+    ) async throws(WebServiceError) -> T {
+        do {
+            return try await body()
+        } catch let error as WebServiceError {
+            throw error
+        } catch is CancellationError {
+            throw .cancelled(reason: nil)
+        } catch {
+            throw wrap(error)
+        }
+    }
+}
+
+extension WebServiceError {
+    /// Maps what a transport throws: cancellation stays cancellation, `URLError` is kept.
+    init(transportError error: any Error) {
+        switch error {
+        case let error as WebServiceError: self = error
+        case is CancellationError: self = .cancelled(reason: nil)
+        case let error as URLError where error.code == .cancelled: self = .cancelled(reason: nil)
+        case let error as URLError: self = .transport(error)
+        default:
+            self = .transport(URLError(.unknown, userInfo: [NSLocalizedDescriptionKey: "\(error)"]))
+        }
+    }
+}
+
+/// Checks a response against the call's success codes and error handler, then decodes it.
+struct ResponseValidator<Response: Sendable> {
+    let call: WebServiceCall<Response>
+    let compiled: CompiledCall
+    let settings: WebServiceClient.Settings
+
+    func validate(_ response: TransportResponse, for request: URLRequest) throws(WebServiceError)
+        -> WebServiceResponse<Response>
+    {
+        let status = response.statusCode
+        let context = ResponseContext(
+            statusCode: status, headers: response.headers, serializationRoot: compiled.serializationRoot,
+            defaultJSONDecoder: settings.jsonDecoder)
+        let accepted = isAccepted(status)
+        if let handler = call.descriptor.errorHandler ?? settings.errorHandler,
+            let error = handler.error(for: context, body: response.body, statusAccepted: accepted)
+        {
+            throw .application(error, statusCode: status)
+        }
+        guard accepted else {
+            throw .unacceptableStatus(code: status, headers: response.headers, body: response.body)
+        }
+        let value: Response
+        // RFC 9110 §6.4.1: HEAD responses, 204 and 304 never have content; 205 must not either.
+        if response.body.isEmpty || request.httpMethod == "HEAD" || status == 204 || status == 205 || status == 304 {
+            guard let empty = call.responseSerializer.emptyValue() else { throw .emptyBody(statusCode: status) }
+            value = empty
+        } else {
+            do {
+                value = try call.responseSerializer.deserialize(response.body, context: context)
+            } catch {
+                throw .decoding(
+                    .init(underlying: error, bodyExcerpt: WebServiceError.excerpt(of: response.body), statusCode: status))
+            }
+        }
+        return WebServiceResponse(
+            value: value, statusCode: status, headers: response.headers, body: response.body, request: request,
+            url: response.url)
+    }
+
+    /// The call's codes replace the client's when it overrides them, and add to them otherwise.
+    private func isAccepted(_ status: Int) -> Bool {
+        guard let codes = call.descriptor.successCodes else { return settings.successCodes.contains(status) }
+        return codes.contains(status) || (!call.descriptor.overridesClientSuccessCodes && settings.successCodes.contains(status))
+    }
+}

@@ -1,0 +1,71 @@
+/// HTTP header fields in order, with case-insensitive lookup (RFC 9110 §5.1).
+public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionaryLiteral, CustomStringConvertible {
+    /// One field.
+    public struct Field: Sendable, Hashable {
+        /// The name as it was written.
+        public var name: String
+        /// The value.
+        public var value: String
+    }
+
+    /// The fields, in order.
+    public private(set) var fields: [Field]
+
+    /// Creates headers from fields in order.
+    public init(_ fields: [Field] = []) { self.fields = fields }
+
+    /// Creates headers from a dictionary; fields are sorted by name so the order is reproducible.
+    public init(_ dictionary: [String: String]) {
+        fields = dictionary.sorted { $0.key < $1.key }.map { Field(name: $0.key, value: $0.value) }
+    }
+
+    public init(dictionaryLiteral elements: (String, String)...) {
+        fields = elements.map { Field(name: $0.0, value: $0.1) }
+    }
+
+    /// The value of the first field named `name` (any case); setting replaces every field of that
+    /// name, and `nil` removes them.
+    public subscript(name: String) -> String? {
+        get { fields.first { $0.name.caseInsensitiveEquals(name) }?.value }
+        set {
+            guard let first = fields.firstIndex(where: { $0.name.caseInsensitiveEquals(name) }) else {
+                if let newValue { fields.append(Field(name: name, value: newValue)) }
+                return
+            }
+            guard let newValue else {
+                fields.removeAll { $0.name.caseInsensitiveEquals(name) }
+                return
+            }
+            fields[first] = Field(name: name, value: newValue)
+            var index = fields.index(after: first)
+            while index < fields.endIndex {
+                if fields[index].name.caseInsensitiveEquals(name) { fields.remove(at: index) } else { index += 1 }
+            }
+        }
+    }
+
+    /// Whether a field named `name` is present.
+    public func contains(_ name: String) -> Bool { fields.contains { $0.name.caseInsensitiveEquals(name) } }
+
+    /// The fields as a dictionary, as `URLRequest.allHTTPHeaderFields` wants them.
+    public var dictionary: [String: String] {
+        var result: [String: String] = [:]
+        result.reserveCapacity(fields.count)
+        for field in fields { result[field.name] = field.value }
+        return result
+    }
+
+    public func makeIterator() -> IndexingIterator<[Field]> { fields.makeIterator() }
+
+    public var description: String { fields.map { "\($0.name): \($0.value)" }.joined(separator: "\n") }
+}
+
+extension String {
+    /// ASCII case-insensitive comparison, as header names need.
+    func caseInsensitiveEquals(_ other: String) -> Bool {
+        let lhs = utf8
+        let rhs = other.utf8
+        guard lhs.count == rhs.count else { return false }
+        return zip(lhs, rhs).allSatisfy { a, b in a == b || (a | 0x20 == b | 0x20 && (a | 0x20) >= 97 && (a | 0x20) <= 122) }
+    }
+}

@@ -1,0 +1,230 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// A request ready for the interceptor chain, with the parts of the call that travel beside it.
+struct PreparedRequest {
+    var request: URLRequest
+    var progress: ProgressHandler?
+}
+
+/// The client's defaults that building a request needs.
+struct RequestDefaults {
+    let serviceRoot: ServiceRoot
+    let sharedHeaders: [String: String]
+    let requestSerializer: any RequestSerializer
+    let timeout: TimeInterval
+}
+
+/// The service root as the two prefixes a path can be resolved against.
+struct ServiceRoot: Sendable {
+    /// The root with exactly one trailing `/` (`https://api.example.com/v1/`).
+    let base: String
+    /// Scheme, host and port (`https://api.example.com`).
+    let origin: String
+
+    init(_ url: URL) {
+        var base = url.absoluteString
+        if let query = base.firstIndex(where: { $0 == "?" || $0 == "#" }) { base = String(base[..<query]) }
+        if !base.hasSuffix("/") { base += "/" }
+        self.base = base
+        var components = URLComponents()
+        components.scheme = url.scheme
+        components.host = url.host
+        components.port = url.port
+        origin = components.string ?? base
+    }
+}
+
+/// Binds a call's arguments and builds its `URLRequest`: URL, query, headers, body, timeout.
+///
+/// Every descriptor field that shapes the request is read here and nowhere else.
+struct RequestFactory {
+    let descriptor: CallDescriptor
+    let compiled: CompiledCall
+    let defaults: RequestDefaults
+
+    func makeRequest(arguments: [any Sendable]) throws(WebServiceError) -> PreparedRequest {
+        var binder = ArgumentBinder(arguments)
+        let progress = try bindProgress(&binder)
+        var url = try buildURL(&binder)
+        if let builder = descriptor.urlBuilder {
+            url = try applyURLBuilder(builder, to: url, binder: &binder)
+        }
+        var request = URLRequest(
+            url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: descriptor.timeout ?? defaults.timeout)
+        request.httpMethod = descriptor.method.rawValue
+        var headers = try buildHeaders(&binder)
+        if let body = try bindBody(&binder) {
+            if let contentType = body.contentType, !headers.keys.contains(where: { $0.caseInsensitiveEquals("Content-Type") })
+            {
+                headers["Content-Type"] = contentType
+            }
+            request.httpBody = body.data
+        }
+        try binder.checkAllConsumed(method: descriptor.method)
+        // Checked before URLRequest sees them: Foundation on Linux silently drops a value with CR/LF.
+        try HeaderValidation.check(headers)
+        // One assignment: each setValue(forHTTPHeaderField:) costs about 1 µs on Linux.
+        request.allHTTPHeaderFields = headers
+        return PreparedRequest(request: request, progress: progress)
+    }
+
+    private func bindProgress(_ binder: inout ArgumentBinder) throws(WebServiceError) -> ProgressHandler? {
+        guard let index = descriptor.progressParameter else { return nil }
+        let argument = try binder.take(index, for: "progressParameter")
+        if let handler = argument as? ProgressHandler { return handler }
+        if let handler = argument as? ProgressHandler? { return handler }
+        throw .invalidArguments(
+            index: index, reason: "progressParameter needs a ProgressHandler; got a \(type(of: argument))")
+    }
+
+    // MARK: URL
+
+    private func buildURL(_ binder: inout ArgumentBinder) throws(WebServiceError) -> URL {
+        var text: String
+        switch compiled.url.anchor {
+        case .serviceRoot: text = defaults.serviceRoot.base
+        case .origin: text = defaults.serviceRoot.origin
+        case .absolute: text = ""
+        }
+        for part in compiled.url.path.parts {
+            switch part {
+            case .literal(let literal): text += literal
+            case .argument(let index):
+                switch try binder.wildcard(index, in: "path") {
+                case .text(let value): text += URLEncoding.pathSegment(value)
+                case .preEncodedPath(let path):
+                    guard URLEncoding.isValidEncodedPath(path) else {
+                        throw .invalidArguments(
+                            index: index,
+                            reason: "PreEncodedPath \"\(path)\" is not an encoded path: use pchar, '/' and %XX only")
+                    }
+                    text += path
+                case .absent:
+                    throw .invalidArguments(index: index, reason: "nil cannot fill %%\(index)%% in the path")
+                case .list:
+                    throw .invalidArguments(index: index, reason: "a list cannot fill %%\(index)%% in the path")
+                }
+            }
+        }
+        var separator: Character = "?"
+        for item in compiled.url.query {
+            guard let name = try render(item.name, binder: &binder) else { continue }
+            guard let valueTemplate = item.value else {
+                text += "\(separator)\(name)"
+                separator = "&"
+                continue
+            }
+            if let index = valueTemplate.soleArgument, case .list(let values) = try binder.wildcard(index, in: "query") {
+                // A list in a query value repeats the item: ids=1&ids=2 (Retrofit's @Query with a list).
+                for value in values {
+                    text += "\(separator)\(name)=\(URLEncoding.queryComponent(value))"
+                    separator = "&"
+                }
+                continue
+            }
+            guard let value = try render(valueTemplate, binder: &binder) else { continue }
+            text += "\(separator)\(name)=\(value)"
+            separator = "&"
+        }
+        guard let url = URL(string: text) else {
+            throw .invalidCall("\"\(text)\" is not a valid URL (service root + \"\(descriptor.relativePath)\")")
+        }
+        return url
+    }
+
+    /// Renders a query name or value template; `nil` when a `nil` argument drops the item.
+    private func render(_ template: Template, binder: inout ArgumentBinder) throws(WebServiceError) -> String? {
+        if template.parts.count == 1, case .literal(let literal) = template.parts[0] { return literal }
+        var text = ""
+        for part in template.parts {
+            switch part {
+            case .literal(let literal): text += literal
+            case .argument(let index):
+                switch try binder.wildcard(index, in: "query") {
+                case .text(let value): text += URLEncoding.queryComponent(value)
+                case .absent: return nil
+                case .preEncodedPath:
+                    throw .invalidArguments(index: index, reason: "a PreEncodedPath can only fill a path wildcard")
+                case .list:
+                    throw .invalidArguments(
+                        index: index, reason: "a list can only fill a query value that is a single wildcard")
+                }
+            }
+        }
+        return text
+    }
+
+    private func applyURLBuilder(_ builder: any URLBuilder, to url: URL, binder: inout ArgumentBinder)
+        throws(WebServiceError) -> URL
+    {
+        var accepted: [Any] = []
+        for index in binder.unconsumedIndices where index != descriptor.bodyParameter {
+            let argument = binder.arguments[index]
+            if builder.accepts(argument) {
+                accepted.append(try binder.take(index, for: "the URL builder"))
+            }
+        }
+        do {
+            return try builder.buildURL(from: url, arguments: accepted)
+        } catch let error as WebServiceError {
+            throw error
+        } catch {
+            throw .invalidArguments(index: nil, reason: "the URL builder failed: \(error)")
+        }
+    }
+
+    // MARK: Headers
+
+    private func buildHeaders(_ binder: inout ArgumentBinder) throws(WebServiceError) -> [String: String] {
+        var headers = defaults.sharedHeaders
+        for header in compiled.headers {
+            // The call's field replaces a shared one of the same name in any case.
+            if let existing = headers.keys.first(where: { $0.caseInsensitiveEquals(header.name) }) {
+                headers[existing] = nil
+            }
+            var value = ""
+            var dropped = false
+            for part in header.value.parts {
+                switch part {
+                case .literal(let literal): value += literal
+                case .argument(let index):
+                    switch try binder.wildcard(index, in: "header \(header.name)") {
+                    case .text(let text): value += text
+                    case .absent: dropped = true
+                    case .preEncodedPath, .list:
+                        throw .invalidArguments(
+                            index: index, reason: "header \(header.name) takes a single text value")
+                    }
+                }
+            }
+            if !dropped { headers[header.name] = value }
+        }
+        return headers
+    }
+
+    // MARK: Body
+
+    private func bindBody(_ binder: inout ArgumentBinder) throws(WebServiceError) -> SerializedBody? {
+        let index: Int
+        if let explicit = descriptor.bodyParameter {
+            index = explicit
+        } else if descriptor.method.takesBodyByDefault, let first = binder.unconsumedIndices.first {
+            index = first
+        } else {
+            return nil
+        }
+        let argument = try binder.take(index, for: "the body")
+        if let data = argument as? Data { return SerializedBody(data: data, contentType: nil) }
+        if WildcardConversion.isNil(argument) { return nil }
+        let serializer = descriptor.requestSerializer ?? defaults.requestSerializer
+        do {
+            return try serializer.serialize(argument, charset: descriptor.bodyCharset)
+        } catch {
+            throw .requestSerialization("argument \(index) (\(type(of: argument))): \(error)")
+        }
+    }
+}

@@ -1,0 +1,145 @@
+import Dispatch
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+extension WebServiceClient {
+    // MARK: Callbacks
+
+    /// Performs a call and delivers its value or error on ``callbackQueue``, exactly once.
+    ///
+    /// ```swift
+    /// let task = client.perform(.userRepos, ["octocat", "updated", "abc"],
+    ///                           success: { repos in print(repos) },
+    ///                           failure: { error in print(error) })
+    /// task.cancel()
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - call: The descriptor.
+    ///   - arguments: Values for the wildcards, the body, the progress handler…; `arguments[N]` fills `%%N%%`.
+    ///   - prepare: A last change to the request before it is authenticated and sent.
+    @discardableResult
+    public func perform<Response>(
+        _ call: WebServiceCall<Response>, _ arguments: [any Sendable] = [],
+        prepare: (@Sendable (inout URLRequest) throws -> Void)? = nil,
+        success: @escaping @Sendable (Response) -> Void,
+        failure: @escaping @Sendable (WebServiceError) -> Void
+    ) -> WebServiceTask {
+        perform(call, arguments, prepare: prepare) { result in
+            switch result {
+            case .success(let response): success(response.value)
+            case .failure(let error): failure(error)
+            }
+        }
+    }
+
+    /// Performs a call and delivers the whole response (status, headers, value) or the error on
+    /// ``callbackQueue``, exactly once.
+    @discardableResult
+    public func perform<Response>(
+        _ call: WebServiceCall<Response>, _ arguments: [any Sendable] = [],
+        prepare: (@Sendable (inout URLRequest) throws -> Void)? = nil,
+        completion: @escaping @Sendable (Result<WebServiceResponse<Response>, WebServiceError>) -> Void
+    ) -> WebServiceTask {
+        let queue = callbackQueue
+        let task = WebServiceTask { reason in queue.async { completion(.failure(.cancelled(reason: reason))) } }
+        let interceptor = prepare.map(PrepareInterceptor.init)
+        task.attach(
+            Task {
+                let result: Result<WebServiceResponse<Response>, WebServiceError>
+                do throws(WebServiceError) {
+                    result = .success(try await self.execute(call, arguments: arguments, prepare: interceptor))
+                } catch {
+                    result = .failure(error)
+                }
+                guard task.claimDelivery() else { return }
+                queue.async { completion(result) }
+            })
+        return task
+    }
+
+    // MARK: async/await
+
+    /// Performs a call and returns its decoded value.
+    ///
+    /// ```swift
+    /// let repos = try await client.perform(.userRepos, "octocat", "updated", "abc")
+    /// ```
+    /// Cancelling the surrounding task cancels the request and throws
+    /// ``WebServiceError/cancelled(reason:)``.
+    public func perform<Response>(_ call: WebServiceCall<Response>, _ arguments: any Sendable...)
+        async throws(WebServiceError) -> Response
+    {
+        try await execute(call, arguments: arguments, prepare: nil).value
+    }
+
+    /// Performs a call with an argument array and returns its decoded value.
+    public func perform<Response>(
+        _ call: WebServiceCall<Response>, arguments: [any Sendable],
+        prepare: (@Sendable (inout URLRequest) throws -> Void)? = nil
+    ) async throws(WebServiceError) -> Response {
+        try await execute(call, arguments: arguments, prepare: prepare.map(PrepareInterceptor.init)).value
+    }
+
+    /// Performs a call and returns the whole response: status, headers, raw body and value.
+    public func response<Response>(for call: WebServiceCall<Response>, _ arguments: any Sendable...)
+        async throws(WebServiceError) -> WebServiceResponse<Response>
+    {
+        try await execute(call, arguments: arguments, prepare: nil)
+    }
+
+    /// Performs a call with an argument array and returns the whole response.
+    public func response<Response>(
+        for call: WebServiceCall<Response>, arguments: [any Sendable],
+        prepare: (@Sendable (inout URLRequest) throws -> Void)? = nil
+    ) async throws(WebServiceError) -> WebServiceResponse<Response> {
+        try await execute(call, arguments: arguments, prepare: prepare.map(PrepareInterceptor.init))
+    }
+
+    // MARK: Blocking
+
+    /// Performs a call and blocks the current thread until the whole response is there (ROAD's
+    /// `syncCall`, which lost the body; this one returns it).
+    ///
+    /// For scripts and tests. It refuses to run on ``callbackQueue`` or inside a Swift task,
+    /// where waiting could deadlock, with ``WebServiceError/invalidCall(_:)``.
+    public func performSynchronously<Response>(
+        _ call: WebServiceCall<Response>, _ arguments: [any Sendable] = []
+    ) throws(WebServiceError) -> WebServiceResponse<Response> {
+        if isOnCallbackQueue {
+            throw .invalidCall("performSynchronously would deadlock on the client's callback queue")
+        }
+        if withUnsafeCurrentTask(body: { $0 != nil }) {
+            throw .invalidCall("performSynchronously would block a Swift concurrency thread; use `await perform`")
+        }
+        let done = DispatchSemaphore(value: 0)
+        let outcome = Locked<Result<WebServiceResponse<Response>, WebServiceError>?>(nil)
+        Task {
+            let result: Result<WebServiceResponse<Response>, WebServiceError>
+            do throws(WebServiceError) {
+                result = .success(try await self.execute(call, arguments: arguments, prepare: nil))
+            } catch {
+                result = .failure(error)
+            }
+            outcome.withLock { $0 = result }
+            done.signal()
+        }
+        done.wait()
+        guard let result = outcome.current else { throw .cancelled(reason: nil) }
+        return try result.get()
+    }
+}
+
+/// The per-call `prepare` closure, as the innermost interceptor.
+private struct PrepareInterceptor: WebServiceInterceptor {
+    let prepare: @Sendable (inout URLRequest) throws -> Void
+
+    func intercept(_ request: URLRequest, for call: CallDescriptor) async throws -> RequestInterception {
+        var request = request
+        try prepare(&request)
+        return .proceed(request)
+    }
+}

@@ -1,0 +1,121 @@
+import Dispatch
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Performs ``WebServiceCall`` descriptors against one service.
+///
+/// ```swift
+/// let client = WebServiceClient(serviceRoot: URL(string: "https://api.example.com/")!)
+/// client.sharedHeaders = ["User-Agent": "MyApp/1.0"]
+/// let repos = try await client.perform(.userRepos, "octocat", "updated", "abc")
+/// ```
+///
+/// A client is safe to use from any thread; its settings can change at any time and apply to
+/// calls that start afterwards.
+public final class WebServiceClient: Sendable {
+    /// The URL that descriptors' relative paths are resolved against.
+    public let serviceRoot: URL
+    /// Sends requests; `URLSessionTransport` unless another was given.
+    public let transport: any WebServiceTransport
+    /// The queue that success, failure, completion (and progress) callbacks run on.
+    public let callbackQueue: DispatchQueue
+
+    let root: ServiceRoot
+    private let settings: Locked<Settings>
+    private let callbackQueueKey = DispatchSpecificKey<Bool>()
+
+    struct Settings: Sendable {
+        var sharedHeaders: [String: String] = [:]
+        var successCodes: StatusCodes = .successful
+        var requestSerializer: any RequestSerializer = JSONRequestSerializer()
+        var jsonDecoder = JSONDecoder()
+        var errorHandler: (any ResponseErrorHandler)?
+        var interceptors: [any WebServiceInterceptor] = []
+        var authenticationProvider: (any AuthenticationProvider)?
+        var timeout: TimeInterval = 60
+        var logLevel: LogLevel = .none
+    }
+
+    /// Creates a client.
+    ///
+    /// - Parameters:
+    ///   - serviceRoot: The base URL; relative paths are appended to it.
+    ///   - transport: Sends requests; defaults to a new ``URLSessionTransport``.
+    ///   - callbackQueue: Where callbacks run; defaults to a serial queue of the client's own.
+    ///     Pass `.main` to update a user interface from callbacks.
+    public init(
+        serviceRoot: URL, transport: (any WebServiceTransport)? = nil, callbackQueue: DispatchQueue? = nil
+    ) {
+        self.serviceRoot = serviceRoot
+        self.transport = transport ?? URLSessionTransport()
+        self.callbackQueue = callbackQueue ?? DispatchQueue(label: "WebServiceKit.callbacks")
+        root = ServiceRoot(serviceRoot)
+        settings = Locked(Settings())
+        self.callbackQueue.setSpecific(key: callbackQueueKey, value: true)
+    }
+
+    /// Header fields sent with every call; a call's own field of the same name wins.
+    public var sharedHeaders: [String: String] {
+        get { settings.current.sharedHeaders }
+        set { settings.withLock { $0.sharedHeaders = newValue } }
+    }
+
+    /// Status codes every call accepts (`200..<300` by default); calls add to or replace them.
+    public var successCodes: StatusCodes {
+        get { settings.current.successCodes }
+        set { settings.withLock { $0.successCodes = newValue } }
+    }
+
+    /// Serializes body arguments of calls that name no serializer (JSON by default).
+    public var requestSerializer: any RequestSerializer {
+        get { settings.current.requestSerializer }
+        set { settings.withLock { $0.requestSerializer = newValue } }
+    }
+
+    /// The decoder of JSON responses whose serializer was given none.
+    public var jsonDecoder: JSONDecoder {
+        get { settings.current.jsonDecoder }
+        set { settings.withLock { $0.jsonDecoder = newValue } }
+    }
+
+    /// Turns responses into service errors for calls that have no handler of their own.
+    public var errorHandler: (any ResponseErrorHandler)? {
+        get { settings.current.errorHandler }
+        set { settings.withLock { $0.errorHandler = newValue } }
+    }
+
+    /// The interceptor chain, outermost first. See ``WebServiceInterceptor``.
+    public var interceptors: [any WebServiceInterceptor] {
+        get { settings.current.interceptors }
+        set { settings.withLock { $0.interceptors = newValue } }
+    }
+
+    /// Adds credentials to requests and answers challenges.
+    public var authenticationProvider: (any AuthenticationProvider)? {
+        get { settings.current.authenticationProvider }
+        set { settings.withLock { $0.authenticationProvider = newValue } }
+    }
+
+    /// Seconds before a call without a timeout of its own fails (60 by default).
+    public var timeout: TimeInterval {
+        get { settings.current.timeout }
+        set { settings.withLock { $0.timeout = newValue } }
+    }
+
+    /// How much of each call is logged, unless the call says otherwise.
+    public var logLevel: LogLevel {
+        get { settings.current.logLevel }
+        set { settings.withLock { $0.logLevel = newValue } }
+    }
+
+    /// A snapshot of the settings, taken once per call.
+    var currentSettings: Settings { settings.current }
+
+    /// Whether the current thread is running the callback queue.
+    var isOnCallbackQueue: Bool { DispatchQueue.getSpecific(key: callbackQueueKey) == true }
+
+    deinit { callbackQueue.setSpecific(key: callbackQueueKey, value: nil) }
+}

@@ -1,0 +1,30 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// A decoded value with the response it came from: status, headers and raw body.
+///
+/// ROAD users needed `returnHeadersInBody` hacks to see headers; here every call can return
+/// the whole response (``WebServiceClient/response(for:_:)`` or the `completion:` callback).
+public struct WebServiceResponse<Value: Sendable>: Sendable {
+    /// The decoded value.
+    public let value: Value
+    /// The HTTP status code.
+    public let statusCode: Int
+    /// The response header fields.
+    public let headers: HTTPHeaders
+    /// The raw body the value was decoded from.
+    public let body: Data
+    /// The request as it was last sent (after interceptors and authentication).
+    public let request: URLRequest
+    /// The URL of the response, after redirects.
+    public let url: URL?
+
+    /// The same response with another value.
+    public func map<Other: Sendable>(_ transform: (Value) throws -> Other) rethrows -> WebServiceResponse<Other> {
+        WebServiceResponse<Other>(
+            value: try transform(value), statusCode: statusCode, headers: headers, body: body, request: request, url: url)
+    }
+}

@@ -1,0 +1,42 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// A response as the transport received it, before validation and decoding.
+public struct TransportResponse: Sendable {
+    /// The HTTP status code.
+    public var statusCode: Int
+    /// The response header fields.
+    public var headers: HTTPHeaders
+    /// The whole body.
+    public var body: Data
+    /// The URL of the response, after redirects.
+    public var url: URL?
+
+    /// Creates a response.
+    public init(statusCode: Int, headers: HTTPHeaders = [:], body: Data = Data(), url: URL? = nil) {
+        self.statusCode = statusCode
+        self.headers = headers
+        self.body = body
+        self.url = url
+    }
+}
+
+/// What a transport knows about the call it carries.
+public struct TransportContext: Sendable {
+    /// The descriptor of the call.
+    public let call: CallDescriptor
+    /// The call's progress handler, if its arguments had one.
+    public let progress: ProgressHandler?
+}
+
+/// Sends a request and returns its response: `URLSession` by default, a stub in tests.
+///
+/// Implementations throw `URLError` for failures to get a response and `CancellationError`
+/// (or `URLError.cancelled`) when the surrounding task is cancelled.
+public protocol WebServiceTransport: Sendable {
+    /// Sends `request` and waits for the complete response.
+    func send(_ request: URLRequest, context: TransportContext) async throws -> TransportResponse
+}
