@@ -56,7 +56,8 @@ struct Comparison {
         let valueGoal = maximumValue.map { String(format: " and <= %.0f %@", $0, unit) } ?? ""
         print(
             String(
-                format: "%@: %.0f %@ vs baseline %.0f %@ -> ratio %.2f (spread %.2f-%.2f over %d rounds); goal <= %.2f%@: %@",
+                format:
+                    "%@: %.0f %@ vs baseline %.0f %@ -> ratio %.2f (spread %.2f-%.2f over %d rounds); goal <= %.2f%@: %@",
                 name, result.libraryMedian, unit, result.baselineMedian, unit, result.ratioMedian, low, high, rounds,
                 maximumRatio, valueGoal, ratioMet && valueMet ? "met" : "MISSED"))
     }
@@ -65,7 +66,8 @@ struct Comparison {
 func median(_ values: [Double]) -> Double {
     let sorted = values.sorted()
     guard !sorted.isEmpty else { return 0 }
-    return sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
+    return sorted.count % 2 == 1
+        ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
 }
 
 /// Keeps the optimiser from deleting work whose result is otherwise unused.

@@ -44,7 +44,11 @@ struct Echo: Decodable, Sendable {
 
         init(from decoder: any Decoder) throws {
             let container = try decoder.singleValueContainer()
-            if let one = try? container.decode(String.self) { self = .one(one) } else { self = .many(try container.decode([String].self)) }
+            if let one = try? container.decode(String.self) {
+                self = .one(one)
+            } else {
+                self = .many(try container.decode([String].self))
+            }
         }
     }
 

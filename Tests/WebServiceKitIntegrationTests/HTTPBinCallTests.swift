@@ -29,22 +29,40 @@ final class HTTPBinCallTests: XCTestCase {
             XCTAssertEqual(echo.headers["X-Client"], "kit")
             if call.bodyParameter != nil {
                 XCTAssertEqual(echo.headers["Content-Type"], "application/json; charset=utf-8")
-                XCTAssertEqual(try JSONDecoder().decode(Note.self, from: Data(echo.data.utf8)), Note(title: "Привет", tags: ["a", "b"]))
+                XCTAssertEqual(
+                    try JSONDecoder().decode(Note.self, from: Data(echo.data.utf8)),
+                    Note(title: "Привет", tags: ["a", "b"]))
             } else {
                 XCTAssertEqual(echo.data, "")
             }
         }
     }
 
-    func testHeadAndOptions() async throws {
+    func testHeadOptionsAndTrace() async throws {
         let client = try HTTPBin.client()
-        let head = try await client.response(for: WebServiceCall<EmptyResponse>(method: .head, relativePath: "get"))
+        let head = try await client.response(
+            for: WebServiceCall<EmptyResponse>(method: .head, relativePath: "anything/%%0%%"), "h")
         XCTAssertEqual(head.statusCode, 200)
         XCTAssertTrue(head.body.isEmpty)
         XCTAssertEqual(head.headers["content-type"], "application/json")
-        let options = try await client.response(for: WebServiceCall<Data>(method: .options, relativePath: "get"))
+        let options = try await client.response(for: WebServiceCall<Data>(method: .options, relativePath: "anything"))
         XCTAssertEqual(options.statusCode, 200)
-        XCTAssertNotNil(options.headers["Allow"])
+        XCTAssertEqual(options.headers["Allow"].map { Set($0.components(separatedBy: ", ")).contains("TRACE") }, true)
+        let trace = try await client.perform(WebServiceCall<Echo>(method: .trace, relativePath: "anything/%%0%%"), "t")
+        XCTAssertEqual(trace.method, "TRACE")
+        XCTAssertEqual(trace.path, "/anything/t")
+    }
+
+    func testOriginAnchorAndIPv6Root() async throws {
+        let root = try HTTPBin.url()
+        let client = WebServiceClient(serviceRoot: root.appendingPathComponent("anything/base/"))
+        let relative = try await client.perform(WebServiceCall<Echo>(relativePath: "x"))
+        XCTAssertEqual(relative.path, "/anything/base/x")
+        let fromOrigin = try await client.perform(WebServiceCall<Echo>(relativePath: "/anything/y"))
+        XCTAssertEqual(fromOrigin.path, "/anything/y")
+        let ipv6 = WebServiceClient(serviceRoot: URL(string: "http://[::1]:1/api/")!, transport: nil)
+        let request = try ipv6.request(for: WebServiceCall<Data>(relativePath: "/v"), arguments: [])
+        XCTAssertEqual(request.url?.absoluteString, "http://[::1]:1/v")
     }
 
     func testEncodingTableRoundTripsThroughTheServer() async throws {
@@ -66,13 +84,15 @@ final class HTTPBinCallTests: XCTestCase {
     }
 
     func testListArgumentRepeatsTheQueryItem() async throws {
-        let echo = try await HTTPBin.client().perform(WebServiceCall<Echo>(relativePath: "anything?id=%%0%%"), [1, 2, 3])
+        let echo = try await HTTPBin.client().perform(
+            WebServiceCall<Echo>(relativePath: "anything?id=%%0%%"), [1, 2, 3])
         XCTAssertEqual(echo.args["id"], .many(["1", "2", "3"]))
     }
 
     func testPreEncodedPath() async throws {
         let client = try HTTPBin.client()
-        let echo = try await client.perform(WebServiceCall<Echo>(relativePath: "%%0%%"), PreEncodedPath("anything/x/y%20z"))
+        let echo = try await client.perform(
+            WebServiceCall<Echo>(relativePath: "%%0%%"), PreEncodedPath("anything/x/y%20z"))
         XCTAssertEqual(echo.path, "/anything/x/y z")
     }
 
@@ -121,11 +141,15 @@ final class HTTPBinCallTests: XCTestCase {
 
     func testSerializationRootOnJSON() async throws {
         let client = try HTTPBin.client()
-        let author = try await client.perform(WebServiceCall<String>(
-            relativePath: "json", serializer: JSONResponseSerializer<String>(), serializationRoot: "slideshow.author"))
+        let author = try await client.perform(
+            WebServiceCall<String>(
+                relativePath: "json", serializer: JSONResponseSerializer<String>(),
+                serializationRoot: "slideshow.author"))
         XCTAssertEqual(author, "Yours Truly")
-        let title = try await client.perform(WebServiceCall<String>(
-            relativePath: "json", serializer: JSONResponseSerializer<String>(), serializationRoot: "slideshow.slides.1.title"))
+        let title = try await client.perform(
+            WebServiceCall<String>(
+                relativePath: "json", serializer: JSONResponseSerializer<String>(),
+                serializationRoot: "slideshow.slides.1.title"))
         XCTAssertEqual(title, "Overview")
     }
 
@@ -141,10 +165,13 @@ final class HTTPBinCallTests: XCTestCase {
         struct Slide: Decodable, Sendable, XMLNodeKindProviding {
             let type: String
             let title: String
-            static func xmlNodeKind(for key: any CodingKey) -> XMLNodeKind { key.stringValue == "type" ? .attribute : .element }
+            static func xmlNodeKind(for key: any CodingKey) -> XMLNodeKind {
+                key.stringValue == "type" ? .attribute : .element
+            }
         }
         let client = try HTTPBin.client()
-        let show = try await client.perform(WebServiceCall(relativePath: "xml", serializer: XMLResponseSerializer<Slideshow>()))
+        let show = try await client.perform(
+            WebServiceCall(relativePath: "xml", serializer: XMLResponseSerializer<Slideshow>()))
         XCTAssertEqual(show.title, "Sample Slide Show")
         XCTAssertEqual(show.author, "Yours Truly")
         XCTAssertEqual(show.slide.map(\.title), ["Wake up to WonderWidgets!", "Overview"])

@@ -124,7 +124,9 @@ final class ArgumentBindingTests: XCTestCase {
         for bad in ["a\r\nX-Evil: 1", "a\nb", "a\rb", "nul\u{0}", "bell\u{7}"] {
             let (client, stubs) = makeStubClient()
             let result = await sentRequest(call, [bad], client: client)
-            guard case .invalidHeader("X-User", _)? = result.failure else { return XCTFail("\(bad.debugDescription): \(result)") }
+            guard case .invalidHeader("X-User", _)? = result.failure else {
+                return XCTFail("\(bad.debugDescription): \(result)")
+            }
             XCTAssertTrue(stubs.requests.isEmpty, "nothing may be sent")
         }
     }

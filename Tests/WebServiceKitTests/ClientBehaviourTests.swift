@@ -49,12 +49,15 @@ final class ClientBehaviourTests: XCTestCase {
     func testApplicationErrorIsDecodedFromTheErrorBody() async {
         let call = WebServiceCall<Data>(relativePath: "a", errorHandler: DecodableErrorHandler(APIError.self))
         let (client, stubs) = makeStubClient()
-        stubs.stub(call, with: .json(["code": "7"], statusCode: 422), .text(#"{"code":7,"message":"nope"}"#, statusCode: 422))
+        stubs.stub(
+            call, with: .json(["code": "7"], statusCode: 422), .text(#"{"code":7,"message":"nope"}"#, statusCode: 422))
         do {
             _ = try await client.perform(call)
             XCTFail("422 must fail")
         } catch {
-            guard case .unacceptableStatus(422, _, _) = error else { return XCTFail("undecodable error body: \(error)") }
+            guard case .unacceptableStatus(422, _, _) = error else {
+                return XCTFail("undecodable error body: \(error)")
+            }
         }
         do {
             _ = try await client.perform(call)
@@ -162,7 +165,8 @@ final class ClientBehaviourTests: XCTestCase {
         stubs.stub(call, with: .status(401), .text("hello"))
         let text = try await client.perform(call)
         XCTAssertEqual(text, "hello")
-        XCTAssertEqual(stubs.requests.map { $0.request.value(forHTTPHeaderField: "Authorization") }, ["Bearer old", "Bearer new1"])
+        XCTAssertEqual(
+            stubs.requests.map { $0.request.value(forHTTPHeaderField: "Authorization") }, ["Bearer old", "Bearer new1"])
 
         stubs.stub(call, with: .status(401))
         do {
@@ -179,7 +183,8 @@ final class ClientBehaviourTests: XCTestCase {
         let key = DispatchSpecificKey<Int>()
         queue.setSpecific(key: key, value: 42)
         let stubs = StubTransport(fallback: .text("ok"))
-        let client = WebServiceClient(serviceRoot: URL(string: "https://x.test/")!, transport: stubs, callbackQueue: queue)
+        let client = WebServiceClient(
+            serviceRoot: URL(string: "https://x.test/")!, transport: stubs, callbackQueue: queue)
         let done = expectation(description: "callback")
         client.perform(
             WebServiceCall<String>(relativePath: "a"),
@@ -325,7 +330,9 @@ final class ClientBehaviourTests: XCTestCase {
         for error in errors {
             XCTAssertFalse(error.description.isEmpty)
         }
-        XCTAssertTrue(WebServiceError.unacceptableStatus(code: 500, headers: [:], body: Data("oops".utf8)).description.contains("oops"))
+        XCTAssertTrue(
+            WebServiceError.unacceptableStatus(code: 500, headers: [:], body: Data("oops".utf8)).description.contains(
+                "oops"))
         XCTAssertTrue(WebServiceError.transport(URLError(.timedOut)).isTimeout)
         XCTAssertEqual(WebServiceError.emptyBody(statusCode: 204).statusCode, 204)
     }

@@ -64,7 +64,8 @@ final class EncodingTableTests: XCTestCase {
         for (value, expectedPath, _) in Self.table {
             let request = try await sentRequest(Self.path, [value]).get()
             XCTAssertEqual(
-                request.url?.absoluteString, "https://api.example.com/v1/items/\(expectedPath)/end", "value \(value.debugDescription)")
+                request.url?.absoluteString, "https://api.example.com/v1/items/\(expectedPath)/end",
+                "value \(value.debugDescription)")
         }
     }
 
@@ -81,7 +82,8 @@ final class EncodingTableTests: XCTestCase {
         for (value, _, expected) in Self.table where !value.isEmpty {
             let request = try await sentRequest(Self.queryName, [value]).get()
             XCTAssertEqual(
-                request.url?.absoluteString, "https://api.example.com/v1/search?\(expected)=x", "value \(value.debugDescription)")
+                request.url?.absoluteString, "https://api.example.com/v1/search?\(expected)=x",
+                "value \(value.debugDescription)")
         }
     }
 

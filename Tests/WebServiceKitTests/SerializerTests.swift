@@ -19,7 +19,8 @@ final class SerializerTests: XCTestCase {
         let body = try XCTUnwrap(request.httpBody)
         XCTAssertNil(String(data: body, encoding: .utf8).flatMap { $0.contains("Иван") ? $0 : nil }, "not UTF-8")
         let text = try XCTUnwrap(String(data: body, encoding: .windowsCP1251))
-        XCTAssertEqual(try JSONDecoder().decode(Person.self, from: Data(text.utf8)), Person(name: "Иван", city: "Москва"))
+        XCTAssertEqual(
+            try JSONDecoder().decode(Person.self, from: Data(text.utf8)), Person(name: "Иван", city: "Москва"))
         XCTAssertEqual(body.count, text.count, "one byte per character in windows-1251")
     }
 
@@ -34,7 +35,8 @@ final class SerializerTests: XCTestCase {
     func testFormURLEncoding() async throws {
         let call = WebServiceCall<Data>(method: .post, relativePath: "f", requestSerializer: .formURLEncoded)
         let request = try await sentRequest(call, [["b": "x y+z", "a": "1&2=3", "c": "é*-._~"]]).get()
-        XCTAssertEqual(String(decoding: request.httpBody ?? Data(), as: UTF8.self), "a=1%262%3D3&b=x+y%2Bz&c=%C3%A9*-._%7E")
+        XCTAssertEqual(
+            String(decoding: request.httpBody ?? Data(), as: UTF8.self), "a=1%262%3D3&b=x+y%2Bz&c=%C3%A9*-._%7E")
         XCTAssertEqual(
             request.value(forHTTPHeaderField: "Content-Type"), "application/x-www-form-urlencoded; charset=utf-8")
     }
@@ -60,7 +62,8 @@ final class SerializerTests: XCTestCase {
     func testSerializationRootDecodesOnlyTheSubValue() async throws {
         let json = #"{"coord":{"lon":-0.13,"lat":51.51},"list":[{"id":1},{"id":2,"when":"2020-01-02T03:04:05Z"}]}"#
         let client = client(.text(json, contentType: "application/json"))
-        let lon: Double = try await client.perform(WebServiceCall<Double>(relativePath: "w", serializationRoot: "coord.lon"))
+        let lon: Double = try await client.perform(
+            WebServiceCall<Double>(relativePath: "w", serializationRoot: "coord.lon"))
         XCTAssertEqual(lon, -0.13)
         let coord = try await client.perform(WebServiceCall<Coord>(relativePath: "w", serializationRoot: "coord"))
         XCTAssertEqual(coord, Coord(lon: -0.13, lat: 51.51))
@@ -70,7 +73,8 @@ final class SerializerTests: XCTestCase {
         decoder.dateDecodingStrategy = .iso8601
         client.jsonDecoder = decoder
         let when = try await client.perform(WebServiceCall<Date>(relativePath: "w", serializationRoot: "list.1.when"))
-        XCTAssertEqual(when, Date(timeIntervalSince1970: 1_577_934_245), "the client's date strategy applies at the root")
+        XCTAssertEqual(
+            when, Date(timeIntervalSince1970: 1_577_934_245), "the client's date strategy applies at the root")
         do {
             _ = try await client.perform(WebServiceCall<Int>(relativePath: "w", serializationRoot: "coord.alt"))
             XCTFail("a missing step must fail")

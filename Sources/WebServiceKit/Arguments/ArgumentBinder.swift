@@ -45,7 +45,8 @@ struct ArgumentBinder {
             ? "the call already has a body" : "a \(method) call sends no body unless bodyParameter names one"
         throw .invalidArguments(
             index: index,
-            reason: "a \(type(of: arguments[index])) that nothing uses: no %%\(index)%% wildcard refers to it and \(hint)"
+            reason:
+                "a \(type(of: arguments[index])) that nothing uses: no %%\(index)%% wildcard refers to it and \(hint)"
         )
     }
 }

@@ -114,7 +114,8 @@ extension WebServiceCall where Response: Decodable {
             overridesClientSuccessCodes: overridesClientSuccessCodes, serializer: Self.defaultSerializer(),
             serializationRoot: serializationRoot, requestSerializer: requestSerializer, bodyCharset: bodyCharset,
             bodyParameter: bodyParameter, timeout: timeout, cache: cache, progressParameter: progressParameter,
-            urlBuilder: urlBuilder, errorHandler: errorHandler, multipartBoundary: multipartBoundary, logLevel: logLevel)
+            urlBuilder: urlBuilder, errorHandler: errorHandler, multipartBoundary: multipartBoundary, logLevel: logLevel
+        )
     }
 
     private static func defaultSerializer() -> AnyResponseSerializer<Response> {

@@ -61,8 +61,9 @@ struct Exchange {
     let transport: any WebServiceTransport
     let context: TransportContext
 
-    func run(_ initialRequest: URLRequest) async throws(WebServiceError) -> (request: URLRequest, response: TransportResponse)
-    {
+    func run(_ initialRequest: URLRequest) async throws(WebServiceError) -> (
+        request: URLRequest, response: TransportResponse
+    ) {
         var request = initialRequest
         for (position, interceptor) in interceptors.enumerated() {
             let interception = try await guarded(as: WebServiceError.intercepted) {
@@ -99,7 +100,8 @@ struct Exchange {
             }
             guard case .retry = decision else { return (sending, response) }
             if retried {
-                throw .authentication("the service refused the credentials again after a retry (status \(response.statusCode))")
+                throw .authentication(
+                    "the service refused the credentials again after a retry (status \(response.statusCode))")
             }
             retried = true
         }
@@ -179,7 +181,8 @@ struct ResponseValidator<Response: Sendable> {
                 value = try call.responseSerializer.deserialize(response.body, context: context)
             } catch {
                 throw .decoding(
-                    .init(underlying: error, bodyExcerpt: WebServiceError.excerpt(of: response.body), statusCode: status))
+                    .init(
+                        underlying: error, bodyExcerpt: WebServiceError.excerpt(of: response.body), statusCode: status))
             }
         }
         return WebServiceResponse(
@@ -190,6 +193,7 @@ struct ResponseValidator<Response: Sendable> {
     /// The call's codes replace the client's when it overrides them, and add to them otherwise.
     private func isAccepted(_ status: Int) -> Bool {
         guard let codes = call.descriptor.successCodes else { return settings.successCodes.contains(status) }
-        return codes.contains(status) || (!call.descriptor.overridesClientSuccessCodes && settings.successCodes.contains(status))
+        return codes.contains(status)
+            || (!call.descriptor.overridesClientSuccessCodes && settings.successCodes.contains(status))
     }
 }

@@ -30,11 +30,12 @@ struct ServiceRoot: Sendable {
         if let query = base.firstIndex(where: { $0 == "?" || $0 == "#" }) { base = String(base[..<query]) }
         if !base.hasSuffix("/") { base += "/" }
         self.base = base
-        var components = URLComponents()
-        components.scheme = url.scheme
-        components.host = url.host
-        components.port = url.port
-        origin = components.string ?? base
+        // Keep the authority exactly as written (an IPv6 literal, a port); drop the rest.
+        var components = URLComponents(url: url, resolvingAgainstBaseURL: true)
+        components?.percentEncodedPath = ""
+        components?.percentEncodedQuery = nil
+        components?.percentEncodedFragment = nil
+        origin = components?.string ?? base
     }
 }
 
@@ -54,11 +55,13 @@ struct RequestFactory {
             url = try applyURLBuilder(builder, to: url, binder: &binder)
         }
         var request = URLRequest(
-            url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: descriptor.timeout ?? defaults.timeout)
+            url: url, cachePolicy: .reloadIgnoringLocalCacheData,
+            timeoutInterval: descriptor.timeout ?? defaults.timeout)
         request.httpMethod = descriptor.method.rawValue
         var headers = try buildHeaders(&binder)
         if let body = try bindBody(&binder) {
-            if let contentType = body.contentType, !headers.keys.contains(where: { $0.caseInsensitiveEquals("Content-Type") })
+            if let contentType = body.contentType,
+                !headers.keys.contains(where: { $0.caseInsensitiveEquals("Content-Type") })
             {
                 headers["Content-Type"] = contentType
             }
@@ -118,7 +121,8 @@ struct RequestFactory {
                 separator = "&"
                 continue
             }
-            if let index = valueTemplate.soleArgument, case .list(let values) = try binder.wildcard(index, in: "query") {
+            if let index = valueTemplate.soleArgument, case .list(let values) = try binder.wildcard(index, in: "query")
+            {
                 // A list in a query value repeats the item: ids=1&ids=2 (Retrofit's @Query with a list).
                 for value in values {
                     text += "\(separator)\(name)=\(URLEncoding.queryComponent(value))"

@@ -49,12 +49,7 @@ extension WebServiceClient {
         let interceptor = prepare.map(PrepareInterceptor.init)
         task.attach(
             Task {
-                let result: Result<WebServiceResponse<Response>, WebServiceError>
-                do throws(WebServiceError) {
-                    result = .success(try await self.execute(call, arguments: arguments, prepare: interceptor))
-                } catch {
-                    result = .failure(error)
-                }
+                let result = await self.result(of: call, arguments: arguments, prepare: interceptor)
                 guard task.claimDelivery() else { return }
                 queue.async { completion(result) }
             })
@@ -118,18 +113,26 @@ extension WebServiceClient {
         let done = DispatchSemaphore(value: 0)
         let outcome = Locked<Result<WebServiceResponse<Response>, WebServiceError>?>(nil)
         Task {
-            let result: Result<WebServiceResponse<Response>, WebServiceError>
-            do throws(WebServiceError) {
-                result = .success(try await self.execute(call, arguments: arguments, prepare: nil))
-            } catch {
-                result = .failure(error)
-            }
+            let result = await self.result(of: call, arguments: arguments, prepare: nil)
             outcome.withLock { $0 = result }
             done.signal()
         }
         done.wait()
         guard let result = outcome.current else { throw .cancelled(reason: nil) }
         return try result.get()
+    }
+}
+
+extension WebServiceClient {
+    /// The call's outcome as a value, for the callback and blocking forms.
+    fileprivate func result<Response>(
+        of call: WebServiceCall<Response>, arguments: [any Sendable], prepare: (any WebServiceInterceptor)?
+    ) async -> Result<WebServiceResponse<Response>, WebServiceError> {
+        do throws(WebServiceError) {
+            return .success(try await execute(call, arguments: arguments, prepare: prepare))
+        } catch {
+            return .failure(error)
+        }
     }
 }
 

@@ -25,6 +25,7 @@ public struct WebServiceResponse<Value: Sendable>: Sendable {
     /// The same response with another value.
     public func map<Other: Sendable>(_ transform: (Value) throws -> Other) rethrows -> WebServiceResponse<Other> {
         WebServiceResponse<Other>(
-            value: try transform(value), statusCode: statusCode, headers: headers, body: body, request: request, url: url)
+            value: try transform(value), statusCode: statusCode, headers: headers, body: body, request: request,
+            url: url)
     }
 }

@@ -61,6 +61,11 @@ public struct Charset: Sendable, Hashable, CustomStringConvertible {
         return data
     }
 
+    /// Re-encodes UTF-8 bytes (what Foundation's encoders write) in this charset.
+    func transcode(fromUTF8 data: Data) throws(SerializationError) -> Data {
+        self == .utf8 ? data : try encode(String(decoding: data, as: UTF8.self))
+    }
+
     /// Decodes `data`; throws when the bytes are not valid in this charset.
     func decode(_ data: Data) throws(SerializationError) -> String {
         guard let text = String(data: data, encoding: encoding) else {

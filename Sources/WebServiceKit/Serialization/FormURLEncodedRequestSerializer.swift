@@ -32,12 +32,15 @@ public struct FormURLEncodedRequestSerializer: RequestSerializer {
         case let pairs as [(String, String)]: return pairs
         case let pairs as KeyValuePairs<String, String>: return pairs.map { ($0.key, $0.value) }
         case let encodable as any Encodable:
-            let json = try JSONSerialization.jsonObject(with: try encoder.encode(encodable), options: [.fragmentsAllowed])
+            let json = try JSONSerialization.jsonObject(
+                with: try encoder.encode(encodable), options: [.fragmentsAllowed])
             guard let object = json as? [String: Any] else {
                 throw SerializationError("a form body must encode to an object with named fields")
             }
             var fields: [(String, String)] = []
-            for (key, member) in object.sorted(by: { $0.key < $1.key }) { Self.flatten(member, name: key, into: &fields) }
+            for (key, member) in object.sorted(by: { $0.key < $1.key }) {
+                Self.flatten(member, name: key, into: &fields)
+            }
             return fields
         default:
             throw SerializationError("a form body must be [String: String], pairs or Encodable; got \(type(of: value))")

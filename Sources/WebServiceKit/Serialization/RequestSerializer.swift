@@ -57,11 +57,8 @@ public struct JSONRequestSerializer: RequestSerializer {
         guard let encodable = value as? any Encodable else {
             throw SerializationError("a JSON body must be Encodable; got \(type(of: value))")
         }
-        var data = try encoder.encode(encodable)
-        if charset != .utf8 {
-            // RFC 8259 §8.1 asks for UTF-8; a service that wants another charset gets it transcoded.
-            data = try charset.encode(String(decoding: data, as: UTF8.self))
-        }
+        // RFC 8259 §8.1 asks for UTF-8; a service that wants another charset gets it transcoded.
+        let data = try charset.transcode(fromUTF8: try encoder.encode(encodable))
         return SerializedBody(data: data, contentType: "application/json; charset=\(charset.ianaName)")
     }
 }
@@ -97,14 +94,12 @@ public struct XMLRequestSerializer: RequestSerializer {
         guard let encodable = value as? any Encodable else {
             throw SerializationError("an XML body must be Encodable; got \(type(of: value))")
         }
-        var data = try encoder.encode(encodable)
-        if charset != .utf8 {
-            var text = String(decoding: data, as: UTF8.self)
-            if let declaration = text.range(of: "encoding=\"UTF-8\"") {
-                text.replaceSubrange(declaration, with: "encoding=\"\(charset.ianaName)\"")
-            }
-            data = try charset.encode(text)
-        }
-        return SerializedBody(data: data, contentType: "application/xml; charset=\(charset.ianaName)")
+        // The declaration names the charset the document is really written in.
+        var encoder = encoder
+        let declares = encoder.includesDeclaration
+        encoder.includesDeclaration = false
+        var text = String(decoding: try encoder.encode(encodable), as: UTF8.self)
+        if declares { text = "<?xml version=\"1.0\" encoding=\"\(charset.ianaName)\"?>" + text }
+        return SerializedBody(data: try charset.encode(text), contentType: "application/xml; charset=\(charset.ianaName)")
     }
 }

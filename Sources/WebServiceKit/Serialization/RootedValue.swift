@@ -25,7 +25,9 @@ struct RootedValue<Value: Decodable>: Decodable {
             guard !array.isAtEnd else {
                 throw DecodingError.valueNotFound(
                     Value.self,
-                    .init(codingPath: array.codingPath, debugDescription: "serializationRoot index \(index) is past the end"))
+                    .init(
+                        codingPath: array.codingPath,
+                        debugDescription: "serializationRoot index \(index) is past the end"))
             }
             // The last step decodes through the container, so the decoder's own strategies
             // (dates, data, non-conforming floats) apply to the rooted value too.

