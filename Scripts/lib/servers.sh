@@ -45,16 +45,20 @@ wait_for_url() {
     return 1
 }
 
-# Starts httpbin on 127.0.0.1 and exports WEBSERVICEKIT_HTTPBIN_URL.
+# Starts an httpbin on a free port of 127.0.0.1 and exports its URL in the variable named $1
+# (WEBSERVICEKIT_HTTPBIN_URL by default). A second one, on another port, is another origin.
 start_httpbin() {
+    local variable=${1:-WEBSERVICEKIT_HTTPBIN_URL}
+    local name
+    name=$(echo "$variable" | tr 'A-Z' 'a-z')
     mkdir -p "$SERVER_LOG_DIR"
     local port
     port=$(free_port)
-    "$VENV/bin/python" -m httpbin.core --host 127.0.0.1 --port "$port" >"$SERVER_LOG_DIR/httpbin.log" 2>&1 &
+    "$VENV/bin/python" -m httpbin.core --host 127.0.0.1 --port "$port" >"$SERVER_LOG_DIR/$name.log" 2>&1 &
     SERVER_PIDS+=($!)
-    export WEBSERVICEKIT_HTTPBIN_URL="http://127.0.0.1:$port/"
-    wait_for_url "${WEBSERVICEKIT_HTTPBIN_URL}get" httpbin
-    log "httpbin at $WEBSERVICEKIT_HTTPBIN_URL"
+    export "$variable=http://127.0.0.1:$port/"
+    wait_for_url "http://127.0.0.1:$port/get" "$name"
+    log "httpbin at http://127.0.0.1:$port/ ($variable)"
 }
 
 stop_servers() {

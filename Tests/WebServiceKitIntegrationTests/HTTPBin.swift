@@ -22,6 +22,19 @@ enum HTTPBin {
         throw XCTSkip("no local httpbin; run Scripts/test")
     }
 
+    /// A second httpbin on another port: another origin.
+    static func otherURL(file: StaticString = #filePath, line: UInt = #line) throws -> URL {
+        let environment = ProcessInfo.processInfo.environment
+        if let text = environment["WEBSERVICEKIT_HTTPBIN_OTHER_URL"], let url = URL(string: text) {
+            precondition(url.host == "127.0.0.1", "integration tests talk to 127.0.0.1 only")
+            return url
+        }
+        if environment["WEBSERVICEKIT_REQUIRE_SERVERS"] == "1" {
+            XCTFail("WEBSERVICEKIT_HTTPBIN_OTHER_URL is not set: run Scripts/test", file: file, line: line)
+        }
+        throw XCTSkip("no second local httpbin; run Scripts/test")
+    }
+
     static func client(file: StaticString = #filePath, line: UInt = #line) throws -> WebServiceClient {
         WebServiceClient(serviceRoot: try url(file: file, line: line))
     }

@@ -171,11 +171,12 @@ final class ClientBehaviourTests: XCTestCase {
         stubs.stub(call, with: .status(401))
         do {
             _ = try await client.perform(call)
-            XCTFail("a second 401 must not loop")
+            XCTFail("a provider that always retries must not loop")
         } catch {
-            guard case .authentication = error else { return XCTFail("\(error)") }
+            guard case .authentication(let reason) = error else { return XCTFail("\(error)") }
+            XCTAssertTrue(reason.contains("3 retries"), reason)
         }
-        XCTAssertEqual(stubs.requests.count, 4, "one retry, no loop")
+        XCTAssertEqual(stubs.requests.count, 2 + 4, "the first try and three retries, no more")
     }
 
     func testCallbacksRunOnTheCallbackQueueExactlyOnce() {

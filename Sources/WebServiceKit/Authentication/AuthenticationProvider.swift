@@ -9,8 +9,8 @@ public enum AuthenticationDecision: Sendable {
     /// Let the response through to validation and decoding.
     case proceed
     /// The provider has new credentials (it answered a challenge or refreshed a token): send the
-    /// request once more. A call is retried at most once; a second `retry` fails it with
-    /// ``WebServiceError/authentication(_:)``.
+    /// request again. Providers fail a call whose fresh credentials are refused by throwing; the
+    /// client also stops any call after three retries with ``WebServiceError/authentication(_:)``.
     case retry
 }
 
@@ -27,6 +27,10 @@ public protocol AuthenticationProvider: Sendable {
     func handle(_ response: TransportResponse, to request: URLRequest, for call: CallDescriptor) async throws
         -> AuthenticationDecision
 
+    /// Learns that a request it authenticated got no response (a transport failure or a
+    /// cancellation), so that calls waiting for that exchange can go on.
+    func handle(_ failure: WebServiceError, to request: URLRequest, for call: CallDescriptor) async
+
     /// Forgets the session state (log out).
     func invalidate() async
 }
@@ -35,6 +39,8 @@ extension AuthenticationProvider {
     public func handle(_ response: TransportResponse, to request: URLRequest, for call: CallDescriptor) async throws
         -> AuthenticationDecision
     { .proceed }
+
+    public func handle(_ failure: WebServiceError, to request: URLRequest, for call: CallDescriptor) async {}
 
     public func invalidate() async {}
 }

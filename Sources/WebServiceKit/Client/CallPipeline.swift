@@ -18,7 +18,8 @@ extension WebServiceClient {
         if let prepare { interceptors.append(prepare) }
         let exchange = try await Exchange(
             descriptor: descriptor, interceptors: interceptors, provider: settings.authenticationProvider,
-            transport: transport, context: TransportContext(call: descriptor, progress: prepared.progress)
+            transport: transport, context: TransportContext(call: descriptor, progress: prepared.progress),
+            maximumRedirects: settings.maximumRedirects
         ).run(prepared.request)
         return try ResponseValidator(call: call, compiled: compiled, settings: settings).validate(
             exchange.response, for: exchange.request)
@@ -60,6 +61,7 @@ struct Exchange {
     let provider: (any AuthenticationProvider)?
     let transport: any WebServiceTransport
     let context: TransportContext
+    let maximumRedirects: Int
 
     func run(_ initialRequest: URLRequest) async throws(WebServiceError) -> (
         request: URLRequest, response: TransportResponse
@@ -76,7 +78,8 @@ struct Exchange {
                 return (request, try await interceptResponse(response, to: request, through: interceptors[..<position]))
             }
         }
-        var retried = false
+        var authenticationRetries = 0
+        var redirects = 0
         while true {
             var sending = request
             if let provider {
@@ -91,21 +94,41 @@ struct Exchange {
             do {
                 response = try await transport.send(sending, context: context)
             } catch {
-                throw WebServiceError(transportError: error)
+                let failure = WebServiceError(transportError: error)
+                await provider?.handle(failure, to: sending, for: descriptor)
+                throw failure
             }
             response = try await interceptResponse(response, to: sending, through: interceptors[...])
-            guard let provider else { return (sending, response) }
-            let decision = try await guarded(as: { .authentication("\($0)") }) {
-                try await provider.handle(response, to: sending, for: descriptor)
+            if let provider {
+                let decision = try await guarded(as: { .authentication("\($0)") }) {
+                    try await provider.handle(response, to: sending, for: descriptor)
+                }
+                if case .retry = decision {
+                    authenticationRetries += 1
+                    guard authenticationRetries <= Self.maximumAuthenticationRetries else {
+                        throw .authentication(
+                            "still refused after \(Self.maximumAuthenticationRetries) retries (status \(response.statusCode))")
+                    }
+                    continue
+                }
             }
-            guard case .retry = decision else { return (sending, response) }
-            if retried {
-                throw .authentication(
-                    "the service refused the credentials again after a retry (status \(response.statusCode))")
+            guard maximumRedirects > 0, let next = RedirectRule.nextRequest(after: response, to: request) else {
+                return (sending, response)
             }
-            retried = true
+            redirects += 1
+            guard redirects <= maximumRedirects else {
+                throw .transport(
+                    URLError(
+                        .httpTooManyRedirects,
+                        userInfo: [NSLocalizedDescriptionKey: "more than \(maximumRedirects) redirects"]))
+            }
+            request = next
         }
     }
+
+    /// A hard cap whatever providers answer: a server that keeps challenging (or keeps saying
+    /// `stale=true`) never makes a call loop.
+    static let maximumAuthenticationRetries = 3
 
     private func interceptResponse(
         _ response: TransportResponse, to request: URLRequest, through chain: ArraySlice<any WebServiceInterceptor>

@@ -36,6 +36,7 @@ public final class WebServiceClient: Sendable {
         var interceptors: [any WebServiceInterceptor] = []
         var authenticationProvider: (any AuthenticationProvider)?
         var timeout: TimeInterval = 60
+        var maximumRedirects = 10
         var logLevel: LogLevel = .none
     }
 
@@ -103,6 +104,14 @@ public final class WebServiceClient: Sendable {
     public var timeout: TimeInterval {
         get { settings.current.timeout }
         set { settings.withLock { $0.timeout = newValue } }
+    }
+
+    /// How many redirects a call follows before it fails with `URLError.httpTooManyRedirects`
+    /// (10 by default); 0 returns 3xx responses to the call as they are. Credentials never follow
+    /// a redirect to another origin.
+    public var maximumRedirects: Int {
+        get { settings.current.maximumRedirects }
+        set { settings.withLock { $0.maximumRedirects = max(0, newValue) } }
     }
 
     /// How much of each call is logged, unless the call says otherwise.

@@ -5,76 +5,140 @@ import Foundation
 #endif
 
 /// The default transport: a `URLSession` whose own cache is off (the library caches by RFC 9111
-/// itself) and whose cookies follow the configuration you pass.
+/// itself) and which never follows redirects on its own.
+///
+/// Redirects come back to the client, which follows them itself (``WebServiceClient/maximumRedirects``)
+/// so that credentials never travel to another origin: Foundation on Linux copies `Authorization`
+/// into a redirect to any host.
 ///
 /// The request's `timeoutInterval` is a deadline for the whole exchange, enforced here: Foundation
 /// on Linux does not apply it, and elsewhere it only bounds the time between two packets.
 public final class URLSessionTransport: WebServiceTransport {
     /// The session requests run on.
     public let session: URLSession
+    private let router: TaskRouter
 
     /// Creates a transport over a new session made from `configuration`, with Foundation's
-    /// `urlCache` removed.
+    /// `urlCache` removed. Cookies follow the configuration (`.default` shares
+    /// `HTTPCookieStorage.shared`; `.ephemeral` keeps them in memory per transport).
     public init(configuration: URLSessionConfiguration = .default) {
         configuration.urlCache = nil
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-        session = URLSession(configuration: configuration)
+        router = TaskRouter()
+        session = URLSession(configuration: configuration, delegate: router, delegateQueue: nil)
     }
-
-    /// Creates a transport over an existing session.
-    public init(session: URLSession) { self.session = session }
 
     deinit { session.finishTasksAndInvalidate() }
 
     public func send(_ request: URLRequest, context: TransportContext) async throws -> TransportResponse {
-        let state = Locked(TaskState())
+        let exchange = TaskExchange()
         return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation {
-                (continuation: CheckedContinuation<TransportResponse, any Error>) in
-                let task = session.dataTask(with: request) { data, response, error in
-                    let timedOut = state.withLock { state in
-                        state.deadline?.cancel()
-                        return state.timedOut
-                    }
-                    if timedOut {
-                        continuation.resume(throwing: URLError(.timedOut))
-                    } else if let error {
-                        continuation.resume(throwing: error)
-                    } else if let response = response as? HTTPURLResponse {
-                        continuation.resume(returning: TransportResponse(response, body: data ?? Data()))
-                    } else {
-                        continuation.resume(throwing: URLError(.badServerResponse))
-                    }
-                }
-                let deadline = DispatchWorkItem {
-                    state.withLock { $0.timedOut = true }
-                    task.cancel()
-                }
-                let cancelledAlready = state.withLock { state in
-                    state.task = task
-                    state.deadline = deadline
-                    return state.isCancelled
-                }
-                task.resume()
-                if cancelledAlready { task.cancel() }
-                if request.timeoutInterval > 0 {
-                    DispatchQueue.global().asyncAfter(deadline: .now() + request.timeoutInterval, execute: deadline)
-                }
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<TransportResponse, any Error>) in
+                let task = session.dataTask(with: request)
+                router.register(exchange, for: task)
+                exchange.start(task, continuation: continuation, timeout: request.timeoutInterval)
             }
         } onCancel: {
-            let task = state.withLock { state in
-                state.isCancelled = true
-                return state.task
-            }
-            task?.cancel()
+            exchange.cancel()
         }
     }
+}
 
-    private struct TaskState {
-        var task: URLSessionDataTask?
-        var deadline: DispatchWorkItem?
-        var isCancelled = false
-        var timedOut = false
+/// One request's state: the task, the bytes so far, the deadline, and the one continuation.
+private final class TaskExchange: @unchecked Sendable {  // every field is guarded by `lock`
+    private let lock = NSLock()
+    private var task: URLSessionDataTask?
+    private var continuation: CheckedContinuation<TransportResponse, any Error>?
+    private var deadline: DispatchWorkItem?
+    private var body = Data()
+    private var isCancelled = false
+    private var timedOut = false
+
+    func start(
+        _ task: URLSessionDataTask, continuation: CheckedContinuation<TransportResponse, any Error>,
+        timeout: TimeInterval
+    ) {
+        let deadline = DispatchWorkItem { [weak self] in self?.expire() }
+        let cancelledAlready = lock.withLock {
+            self.task = task
+            self.continuation = continuation
+            self.deadline = deadline
+            return isCancelled
+        }
+        task.resume()
+        if cancelledAlready { task.cancel() }
+        if timeout > 0 { DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: deadline) }
+    }
+
+    func cancel() {
+        let task = lock.withLock {
+            isCancelled = true
+            return self.task
+        }
+        task?.cancel()
+    }
+
+    private func expire() {
+        let task = lock.withLock {
+            timedOut = true
+            return self.task
+        }
+        task?.cancel()
+    }
+
+    func append(_ data: Data) { lock.withLock { body.append(data) } }
+
+    func complete(response: URLResponse?, error: (any Error)?) {
+        let (continuation, body, timedOut) = lock.withLock {
+            defer {
+                self.continuation = nil
+                self.task = nil
+                self.body = Data()
+            }
+            deadline?.cancel()
+            return (self.continuation, self.body, self.timedOut)
+        }
+        guard let continuation else { return }
+        if timedOut {
+            continuation.resume(throwing: URLError(.timedOut))
+        } else if let error {
+            continuation.resume(throwing: error)
+        } else if let response = response as? HTTPURLResponse {
+            continuation.resume(returning: TransportResponse(response, body: body))
+        } else {
+            continuation.resume(throwing: URLError(.badServerResponse))
+        }
+    }
+}
+
+/// The session's delegate: hands each task's callbacks to its exchange, and refuses redirects so
+/// that the client follows them itself.
+private final class TaskRouter: NSObject, URLSessionDataDelegate, @unchecked Sendable {  // guarded by `lock`
+    private let lock = NSLock()
+    private var exchanges: [Int: TaskExchange] = [:]
+
+    func register(_ exchange: TaskExchange, for task: URLSessionTask) {
+        lock.withLock { exchanges[task.taskIdentifier] = exchange }
+    }
+
+    private func exchange(for task: URLSessionTask) -> TaskExchange? {
+        lock.withLock { exchanges[task.taskIdentifier] }
+    }
+
+    func urlSession(
+        _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+        newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
+    ) {
+        completionHandler(nil)
+    }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+        exchange(for: dataTask)?.append(data)
+    }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+        let exchange = lock.withLock { exchanges.removeValue(forKey: task.taskIdentifier) }
+        exchange?.complete(response: task.response, error: error)
     }
 }
 
