@@ -87,18 +87,19 @@ struct Exchange {
                     try await provider.authenticate(request, for: descriptor)
                 }
             }
-            // Interceptors and providers may have added fields since the factory checked them.
-            try HeaderValidation.check(sending.allHTTPHeaderFields ?? [:])
-            if Task.isCancelled { throw .cancelled(reason: nil) }
             var response: TransportResponse
-            do {
-                response = try await transport.send(sending, context: context)
+            do throws(WebServiceError) {
+                // Interceptors and providers may have added fields since the factory checked them.
+                try HeaderValidation.check(sending.allHTTPHeaderFields ?? [:])
+                if Task.isCancelled { throw .cancelled(reason: nil) }
+                response = try await send(sending)
             } catch {
-                let failure = WebServiceError(transportError: error)
-                await provider?.handle(failure, to: sending, for: descriptor)
-                throw failure
+                // The provider learns that this request got no answer, so calls waiting on it go on.
+                await provider?.handle(error, to: sending, for: descriptor)
+                throw error
             }
-            response = try await interceptResponse(response, to: sending, through: interceptors[...])
+            // The provider sees the raw response first: a challenge it answers is retried before
+            // any interceptor sees it.
             if let provider {
                 let decision = try await guarded(as: { .authentication("\($0)") }) {
                     try await provider.handle(response, to: sending, for: descriptor)
@@ -107,11 +108,13 @@ struct Exchange {
                     authenticationRetries += 1
                     guard authenticationRetries <= Self.maximumAuthenticationRetries else {
                         throw .authentication(
-                            "still refused after \(Self.maximumAuthenticationRetries) retries (status \(response.statusCode))")
+                            "still refused after \(Self.maximumAuthenticationRetries) retries (status \(response.statusCode))"
+                        )
                     }
                     continue
                 }
             }
+            response = try await interceptResponse(response, to: sending, through: interceptors[...])
             guard maximumRedirects > 0, let next = RedirectRule.nextRequest(after: response, to: request) else {
                 return (sending, response)
             }
@@ -129,6 +132,14 @@ struct Exchange {
     /// A hard cap whatever providers answer: a server that keeps challenging (or keeps saying
     /// `stale=true`) never makes a call loop.
     static let maximumAuthenticationRetries = 3
+
+    private func send(_ request: URLRequest) async throws(WebServiceError) -> TransportResponse {
+        do {
+            return try await transport.send(request, context: context)
+        } catch {
+            throw WebServiceError(transportError: error)
+        }
+    }
 
     private func interceptResponse(
         _ response: TransportResponse, to request: URLRequest, through chain: ArraySlice<any WebServiceInterceptor>

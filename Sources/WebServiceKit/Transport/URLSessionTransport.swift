@@ -33,7 +33,8 @@ public final class URLSessionTransport: WebServiceTransport {
     public func send(_ request: URLRequest, context: TransportContext) async throws -> TransportResponse {
         let exchange = TaskExchange()
         return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<TransportResponse, any Error>) in
+            try await withCheckedThrowingContinuation {
+                (continuation: CheckedContinuation<TransportResponse, any Error>) in
                 let task = session.dataTask(with: request)
                 router.register(exchange, for: task)
                 exchange.start(task, continuation: continuation, timeout: request.timeoutInterval)
@@ -53,6 +54,7 @@ private final class TaskExchange: @unchecked Sendable {  // every field is guard
     private var body = Data()
     private var isCancelled = false
     private var timedOut = false
+    private var rejectedChallenge = false
 
     func start(
         _ task: URLSessionDataTask, continuation: CheckedContinuation<TransportResponse, any Error>,
@@ -88,19 +90,29 @@ private final class TaskExchange: @unchecked Sendable {  // every field is guard
 
     func append(_ data: Data) { lock.withLock { body.append(data) } }
 
+    /// The session was told not to answer an HTTP authentication challenge: the client's own
+    /// provider does that from the 401 response.
+    func noteRejectedChallenge() { lock.withLock { rejectedChallenge = true } }
+
     func complete(response: URLResponse?, error: (any Error)?) {
-        let (continuation, body, timedOut) = lock.withLock {
+        let (continuation, body, timedOut, cancelledByUs, rejectedChallenge) = lock.withLock {
             defer {
                 self.continuation = nil
                 self.task = nil
                 self.body = Data()
             }
             deadline?.cancel()
-            return (self.continuation, self.body, self.timedOut)
+            return (self.continuation, self.body, self.timedOut, self.isCancelled, self.rejectedChallenge)
         }
         guard let continuation else { return }
         if timedOut {
             continuation.resume(throwing: URLError(.timedOut))
+        } else if rejectedChallenge, !cancelledByUs, let response = response as? HTTPURLResponse,
+            (error as? URLError)?.code == .cancelled
+        {
+            // Foundation on Linux cancels a task whose Basic challenge was rejected, after the 401
+            // arrived; the 401 is the answer (its body, if any, was not read).
+            continuation.resume(returning: TransportResponse(response, body: body))
         } else if let error {
             continuation.resume(throwing: error)
         } else if let response = response as? HTTPURLResponse {
@@ -130,6 +142,24 @@ private final class TaskRouter: NSObject, URLSessionDataDelegate, @unchecked Sen
         newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
     ) {
         completionHandler(nil)
+    }
+
+    /// HTTP authentication is the client's job (its ``AuthenticationProvider``), never the
+    /// session's: reject those challenges so the 401 comes back. Server trust and client
+    /// certificates keep the system's default handling: certificates are always validated.
+    func urlSession(
+        _ session: URLSession, task: URLSessionTask, didReceive challenge: URLAuthenticationChallenge,
+        completionHandler: @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
+    ) {
+        let httpAuthentication = [
+            NSURLAuthenticationMethodDefault, NSURLAuthenticationMethodHTTPBasic, NSURLAuthenticationMethodHTTPDigest,
+        ]
+        guard httpAuthentication.contains(challenge.protectionSpace.authenticationMethod) else {
+            completionHandler(.performDefaultHandling, nil)
+            return
+        }
+        exchange(for: task)?.noteRejectedChallenge()
+        completionHandler(.rejectProtectionSpace, nil)
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {

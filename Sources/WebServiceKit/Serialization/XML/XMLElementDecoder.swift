@@ -15,7 +15,8 @@ final class XMLDecodingState {
             let value = try scalarType.decode(xmlText: text, using: options, codingPath: codingPath)
             guard let typed = value as? T else {
                 throw DecodingError.typeMismatch(
-                    T.self, DecodingError.Context(codingPath: codingPath, debugDescription: "Could not convert \(value)."))
+                    T.self,
+                    DecodingError.Context(codingPath: codingPath, debugDescription: "Could not convert \(value)."))
             }
             return typed
         }
@@ -121,7 +122,8 @@ enum XMLDecodingNode: CustomStringConvertible {
             type,
             DecodingError.Context(
                 codingPath: codingPath,
-                debugDescription: "Expected \(expected) for \(type) but found \(found.map { "\($0) in " } ?? "")\(self)."))
+                debugDescription:
+                    "Expected \(expected) for \(type) but found \(found.map { "\($0) in " } ?? "")\(self)."))
     }
 }
 
@@ -315,7 +317,8 @@ struct XMLUnkeyedDecodingContainer: UnkeyedDecodingContainer {
             for: [String: Any].self, codingPath: item.codingPath)
         currentIndex += 1
         return KeyedDecodingContainer(
-            XMLKeyedDecodingContainer<NestedKey>(state: state, element: element, kinds: nil, codingPath: item.codingPath))
+            XMLKeyedDecodingContainer<NestedKey>(
+                state: state, element: element, kinds: nil, codingPath: item.codingPath))
     }
 
     mutating func nestedUnkeyedContainer() throws -> any UnkeyedDecodingContainer {

@@ -44,13 +44,13 @@ final class XMLEncodingState {
     /// `text`, if XML can carry every character of it.
     func checkedText(_ text: String, codingPath: [any CodingKey]) throws -> String {
         guard let invalid = XMLSyntax.firstInvalidCharacter(in: text) else { return text }
-        let code = String(invalid.value, radix: 16, uppercase: true)
+        let hex = String(invalid.value, radix: 16, uppercase: true)
+        let code = String(repeating: "0", count: max(0, 4 - hex.count)) + hex
         throw EncodingError.invalidValue(
             text,
             EncodingError.Context(
                 codingPath: codingPath,
-                debugDescription: "The text contains U+\(String(repeating: "0", count: max(0, 4 - code.count)))\(code), "
-                    + "which XML 1.0 cannot represent."))
+                debugDescription: "The text contains U+\(code), which XML 1.0 cannot represent."))
     }
 
     /// The error for a name that is not a valid XML element or attribute name.
@@ -67,7 +67,8 @@ final class XMLEncodingState {
             slot.description,
             EncodingError.Context(
                 codingPath: codingPath,
-                debugDescription: "Only a single value (string, number, date…) can be stored as \(slot.description)."))
+                debugDescription: "Only a single value (string, number, date…) can be stored as "
+                    + "\(slot.description)."))
     }
 }
 
@@ -98,7 +99,13 @@ enum XMLEncodingSlot: CustomStringConvertible {
         switch self {
         case .existing(let element): element.text = text
         case .child(let parent, let name, _): parent.append(XMLTreeElement(name: name, text: text))
-        case .attribute(let parent, let name): parent.attributes.append((name, text))
+        case .attribute(let parent, let name):
+            // Writing an attribute twice keeps the last value: a repeated attribute is not well-formed.
+            if let index = parent.attributes.firstIndex(where: { $0.name == name }) {
+                parent.attributes[index].value = text
+            } else {
+                parent.attributes.append((name, text))
+            }
         case .text(let parent): parent.text = text
         }
     }
@@ -115,8 +122,10 @@ final class XMLElementEncoder: Encoder {
 
     var userInfo: [CodingUserInfoKey: Any] { state.userInfo }
 
-    init(state: XMLEncodingState, codingPath: [any CodingKey], slot: XMLEncodingSlot,
-         kinds: (any XMLNodeKindProviding.Type)?) {
+    init(
+        state: XMLEncodingState, codingPath: [any CodingKey], slot: XMLEncodingSlot,
+        kinds: (any XMLNodeKindProviding.Type)?
+    ) {
         self.state = state
         self.codingPath = codingPath
         self.slot = slot

@@ -1,7 +1,7 @@
 import Foundation
 
 #if canImport(FoundationXML)
-import FoundationXML
+    import FoundationXML
 #endif
 
 /// Parses XML data into an ``XMLTreeElement`` tree with `XMLParser`.
@@ -48,12 +48,39 @@ enum XMLTreeParser {
                 underlyingError: underlyingError))
     }
 
-    /// A readable name for an `XMLParser` error, such as `tagNameMismatchError (code 76)`.
+    /// A readable description of an `XMLParser` error, such as `end tag does not match start tag (code 76)`.
+    ///
+    /// `XMLParser` error codes are libxml2's `xmlParserErrors`; the common ones are spelled out here
+    /// because `XMLParser.ErrorCode` names do not match the codes on every platform.
     static func describe(_ error: (any Error)?) -> String {
         guard let error else { return "unknown parser error" }
         let code = (error as NSError).code
-        guard let known = XMLParser.ErrorCode(rawValue: code) else { return "parser error \(code)" }
-        return "\(known) (code \(code))"
+        return "\(reason(forCode: code)) (code \(code))"
+    }
+
+    private static func reason(forCode code: Int) -> String {
+        switch code {
+        case 3, 4: "no root element"
+        case 5, 86: "extra content after the root element"
+        case 6, 7, 8: "invalid character reference"
+        case 9: "character not allowed in XML"
+        case 23: "entity reference without ';'"
+        case 26, 27: "undeclared entity"
+        case 32, 81: "unsupported or invalid encoding"
+        case 33, 34: "quoted string not started or not closed"
+        case 38: "'<' in an attribute value"
+        case 39, 40, 41: "malformed attribute value"
+        case 42: "attribute given twice"
+        case 65: "space required"
+        case 68: "name expected"
+        case 73: "'>' expected"
+        case 74: "'</' expected"
+        case 76: "end tag does not match start tag"
+        case 77: "element not closed"
+        case 85: "elements not well balanced"
+        case 89: "entity loop or excessive entity expansion"
+        default: "XMLParser error"
+        }
     }
 }
 
@@ -114,9 +141,9 @@ private final class XMLTreeBuilder: NSObject, XMLParserDelegate {
         }
     }
 
-    func parser(_ parser: XMLParser, foundCDATA CDATABlock: Data) {
+    func parser(_ parser: XMLParser, foundCDATA block: Data) {
         guard failure == nil, !stack.isEmpty else { return }
-        stack[stack.count - 1].element.text += String(decoding: CDATABlock, as: UTF8.self)
+        stack[stack.count - 1].element.text += String(decoding: block, as: UTF8.self)
         stack[stack.count - 1].hasSignificantText = true
     }
 

@@ -45,6 +45,10 @@ public struct XMLValueDecoder: Sendable {
 
     /// The deepest element nesting accepted in a document; deeper documents are rejected with
     /// `DecodingError.dataCorrupted` before any value is decoded. 256 by default.
+    ///
+    /// Decoding recurses once or twice per element level, so the limit is what keeps hostile input
+    /// from overflowing the stack. 256 levels fit a 512 KiB thread stack in optimized builds; lower
+    /// the limit when decoding unoptimized code on threads with small stacks.
     public var maximumDepth = 256
 
     /// Values handed to the `init(from:)` implementations through `Decoder.userInfo`.

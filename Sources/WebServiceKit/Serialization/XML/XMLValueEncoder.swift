@@ -24,8 +24,8 @@ import Foundation
 /// - `nil` is written as nothing at all: the element or attribute is left out.
 /// - An array property repeats its element once per item (`<cities>a</cities><cities>b</cities>`), so an
 ///   empty array writes nothing. An array at the top level, or inside another array, is one element
-///   with an `<element>` child per item. A `nil` array item is written `<element xsi:nil="true"/>`
-///   (with the `xsi` prefix declared on the element).
+///   with an `<element>` child per item. A `nil` array item is an empty item element marked
+///   `xsi:nil="true"` (with the `xsi` prefix declared on the element itself).
 /// - A `[String: T]` dictionary becomes one child element per entry, named by its key.
 ///
 /// Element and attribute names must be valid XML names, and text must not contain characters XML 1.0
@@ -57,7 +57,7 @@ public struct XMLValueEncoder: Sendable {
     /// decoded values stay the same.
     public var prettyPrinted = false
 
-    /// The deepest nesting of values the encoder accepts before it throws `EncodingError.invalidValue`
+    /// The longest coding path the encoder accepts before it throws `EncodingError.invalidValue`
     /// instead of risking a stack overflow on a cyclic or very deep value; 256 by default.
     public var maximumDepth = 256
 

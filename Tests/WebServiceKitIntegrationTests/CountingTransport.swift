@@ -1,0 +1,27 @@
+import Foundation
+import WebServiceKit
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// A real URLSession transport that counts what crosses the wire: requests and 401 challenges.
+final class CountingTransport: WebServiceTransport, @unchecked Sendable {  // counters guarded by `lock`
+    private let base: URLSessionTransport
+    private let lock = NSLock()
+    private var requestCount = 0
+    private var challengeCount = 0
+
+    /// Each instance has its own cookie storage: httpbin's digest stale mode lives in cookies.
+    init() { base = URLSessionTransport(configuration: .ephemeral) }
+
+    var requests: Int { lock.withLock { requestCount } }
+    var challenges: Int { lock.withLock { challengeCount } }
+
+    func send(_ request: URLRequest, context: TransportContext) async throws -> TransportResponse {
+        lock.withLock { requestCount += 1 }
+        let response = try await base.send(request, context: context)
+        if response.statusCode == 401 { lock.withLock { challengeCount += 1 } }
+        return response
+    }
+}
