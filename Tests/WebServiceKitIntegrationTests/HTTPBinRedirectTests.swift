@@ -24,7 +24,8 @@ final class HTTPBinRedirectTests: XCTestCase {
     func testSameOriginRedirectsKeepCredentials() async throws {
         let client = try HTTPBin.client()
         client.sharedHeaders = ["Authorization": "Basic c2VjcmV0"]
-        let echo = try await client.perform(WebServiceCall<Echo>(relativePath: "redirect-to?url=%%0%%"), "/anything/same")
+        let redirect = WebServiceCall<Echo>(relativePath: "redirect-to?url=%%0%%")
+        let echo = try await client.perform(redirect, "/anything/same")
         XCTAssertEqual(echo.headers["Authorization"], "Basic c2VjcmV0")
         XCTAssertEqual(echo.path, "/anything/same")
         let chain = try await client.response(for: WebServiceCall<Data>(relativePath: "redirect/%%0%%"), 3)

@@ -131,7 +131,7 @@ final class DigestAnswerTests: XCTestCase {
     func testAlgorithmTokens() {
         XCTAssertEqual(DigestAlgorithm(token: "md5"), .md5)
         XCTAssertEqual(DigestAlgorithm(token: "sha-256-SESS"), .sha256Session)
-        XCTAssertEqual(DigestAlgorithm(token: "SHA-512-256"), .sha512_256)
+        XCTAssertEqual(DigestAlgorithm(token: "SHA-512-256"), .sha512Slash256)
         XCTAssertEqual(DigestAlgorithm(token: "SHA-512"), .sha512)
         XCTAssertNil(DigestAlgorithm(token: "SHA-512-sess"))
         XCTAssertNil(DigestAlgorithm(token: "SHA-1"))
@@ -145,7 +145,7 @@ final class DigestAnswerTests: XCTestCase {
             #"Digest realm="r", nonce="n3", algorithm=SHA-256, qop="auth""#,
             #"Basic realm="r""#,
         ])
-        XCTAssertEqual(try DigestChallenge.strongest(in: offered)?.algorithm, .sha512_256)
+        XCTAssertEqual(try DigestChallenge.strongest(in: offered)?.algorithm, .sha512Slash256)
         let withUnknown = try AuthenticationChallenge.parse([
             #"Digest realm="r", nonce="n1", algorithm=SHA3-256, qop="auth", Digest realm="r", nonce="n2", qop="auth""#
         ])

@@ -15,7 +15,8 @@ final class RedirectTests: XCTestCase {
 
     func testCrossOriginRedirectDropsCredentialsButKeepsOtherFields() async throws {
         let stubs = StubTransport()
-        stubs.stub(where: { $0.url?.host == "api.example.com" }, with: redirect(302, to: "https://other.example/landing"))
+        stubs.stub(
+            where: { $0.url?.host == "api.example.com" }, with: redirect(302, to: "https://other.example/landing"))
         stubs.stub(where: { $0.url?.host == "other.example" }, with: .text("landed"))
         let client = WebServiceClient(serviceRoot: URL(string: "https://api.example.com/")!, transport: stubs)
         client.sharedHeaders = ["Authorization": "Bearer secret", "Cookie": "s=1", "X-Other": "kept"]

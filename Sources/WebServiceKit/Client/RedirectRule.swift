@@ -23,7 +23,8 @@ enum RedirectRule {
         // §15.4.4: 303 means "GET the result". §15.4.2/§15.4.3: for 301 and 302 user agents
         // change POST to GET, as every browser does; 307 and 308 keep the method and the body.
         let becomesGet =
-            (response.statusCode == 303 && method != "HEAD") || ([301, 302].contains(response.statusCode) && method == "POST")
+            (response.statusCode == 303 && method != "HEAD")
+            || ([301, 302].contains(response.statusCode) && method == "POST")
         if becomesGet {
             next.httpMethod = "GET"
             next.httpBody = nil

@@ -100,6 +100,7 @@ public struct XMLRequestSerializer: RequestSerializer {
         encoder.includesDeclaration = false
         var text = String(decoding: try encoder.encode(encodable), as: UTF8.self)
         if declares { text = "<?xml version=\"1.0\" encoding=\"\(charset.ianaName)\"?>" + text }
-        return SerializedBody(data: try charset.encode(text), contentType: "application/xml; charset=\(charset.ianaName)")
+        return SerializedBody(
+            data: try charset.encode(text), contentType: "application/xml; charset=\(charset.ianaName)")
     }
 }

@@ -4,7 +4,7 @@ import Foundation
 /// session (`-sess`).
 public struct DigestAlgorithm: Sendable, Hashable, CustomStringConvertible {
     enum Hash: Sendable, Hashable {
-        case md5, sha256, sha512_256, sha512
+        case md5, sha256, sha512Slash256, sha512
     }
 
     let hash: Hash
@@ -20,9 +20,9 @@ public struct DigestAlgorithm: Sendable, Hashable, CustomStringConvertible {
     /// SHA-256-sess.
     public static let sha256Session = DigestAlgorithm(hash: .sha256, isSession: true)
     /// SHA-512-256 (FIPS 180-4 SHA-512/256).
-    public static let sha512_256 = DigestAlgorithm(hash: .sha512_256, isSession: false)
+    public static let sha512Slash256 = DigestAlgorithm(hash: .sha512Slash256, isSession: false)
     /// SHA-512-256-sess.
-    public static let sha512_256Session = DigestAlgorithm(hash: .sha512_256, isSession: true)
+    public static let sha512Slash256Session = DigestAlgorithm(hash: .sha512Slash256, isSession: true)
     /// Plain SHA-512: not in the IANA registry, but what some servers (httpbin among them) offer
     /// as `algorithm=SHA-512`. Accepted only when a server names it.
     public static let sha512 = DigestAlgorithm(hash: .sha512, isSession: false)
@@ -36,7 +36,7 @@ public struct DigestAlgorithm: Sendable, Hashable, CustomStringConvertible {
         switch base {
         case "md5": hash = .md5
         case "sha-256": hash = .sha256
-        case "sha-512-256": hash = .sha512_256
+        case "sha-512-256": hash = .sha512Slash256
         case "sha-512" where !isSession: hash = .sha512
         default: return nil
         }
@@ -54,7 +54,7 @@ public struct DigestAlgorithm: Sendable, Hashable, CustomStringConvertible {
             switch hash {
             case .md5: "MD5"
             case .sha256: "SHA-256"
-            case .sha512_256: "SHA-512-256"
+            case .sha512Slash256: "SHA-512-256"
             case .sha512: "SHA-512"
             }
         return isSession ? base + "-sess" : base
@@ -68,7 +68,7 @@ public struct DigestAlgorithm: Sendable, Hashable, CustomStringConvertible {
         switch hash {
         case .md5: 1
         case .sha256: 3
-        case .sha512_256: 4
+        case .sha512Slash256: 4
         case .sha512: 2  // unregistered: below the registered SHA-2 algorithms
         }
     }
@@ -78,7 +78,7 @@ public struct DigestAlgorithm: Sendable, Hashable, CustomStringConvertible {
         switch hash {
         case .md5: MD5.hexDigest(text)
         case .sha256: SHA256.hexDigest(text)
-        case .sha512_256: SHA512_256.hexDigest(text)
+        case .sha512Slash256: SHA512_256.hexDigest(text)
         case .sha512: SHA512.hexDigest(text)
         }
     }
@@ -88,7 +88,7 @@ public struct DigestAlgorithm: Sendable, Hashable, CustomStringConvertible {
         switch hash {
         case .md5: MD5.hexDigest(body)
         case .sha256: SHA256.hexDigest(body)
-        case .sha512_256: SHA512_256.hexDigest(body)
+        case .sha512Slash256: SHA512_256.hexDigest(body)
         case .sha512: SHA512.hexDigest(body)
         }
     }
