@@ -106,4 +106,12 @@ await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
         done.resume()
     }
 }
+// 8. Authentication: the first call answers the challenge, later ones send credentials at once.
+section("basic authentication (RFC 7617)")
+await demonstrate(
+    .basicProtected, with: BasicAuthenticationProvider(user: "user", password: "passwd"), root: client.serviceRoot)
+section("digest authentication (RFC 7616, SHA-256), computed by the library on every platform")
+await demonstrate(
+    .digestProtected, with: DigestAuthenticationProvider(user: "user", password: "passwd"), root: client.serviceRoot)
+
 print("\ndone")

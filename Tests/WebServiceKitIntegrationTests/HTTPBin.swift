@@ -11,28 +11,24 @@ enum HTTPBin {
     /// The server's URL; skips the test when it is not running, or fails it when the test script
     /// said the servers are required.
     static func url(file: StaticString = #filePath, line: UInt = #line) throws -> URL {
-        let environment = ProcessInfo.processInfo.environment
-        if let text = environment["WEBSERVICEKIT_HTTPBIN_URL"], let url = URL(string: text) {
-            precondition(url.host == "127.0.0.1", "integration tests talk to 127.0.0.1 only")
-            return url
-        }
-        if environment["WEBSERVICEKIT_REQUIRE_SERVERS"] == "1" {
-            XCTFail("WEBSERVICEKIT_HTTPBIN_URL is not set: run Scripts/test", file: file, line: line)
-        }
-        throw XCTSkip("no local httpbin; run Scripts/test")
+        try serverURL("WEBSERVICEKIT_HTTPBIN_URL", file: file, line: line)
     }
 
     /// A second httpbin on another port: another origin.
     static func otherURL(file: StaticString = #filePath, line: UInt = #line) throws -> URL {
+        try serverURL("WEBSERVICEKIT_HTTPBIN_OTHER_URL", file: file, line: line)
+    }
+
+    private static func serverURL(_ variable: String, file: StaticString, line: UInt) throws -> URL {
         let environment = ProcessInfo.processInfo.environment
-        if let text = environment["WEBSERVICEKIT_HTTPBIN_OTHER_URL"], let url = URL(string: text) {
+        if let text = environment[variable], let url = URL(string: text) {
             precondition(url.host == "127.0.0.1", "integration tests talk to 127.0.0.1 only")
             return url
         }
         if environment["WEBSERVICEKIT_REQUIRE_SERVERS"] == "1" {
-            XCTFail("WEBSERVICEKIT_HTTPBIN_OTHER_URL is not set: run Scripts/test", file: file, line: line)
+            XCTFail("\(variable) is not set: run Scripts/test", file: file, line: line)
         }
-        throw XCTSkip("no second local httpbin; run Scripts/test")
+        throw XCTSkip("\(variable) is not set; run Scripts/test")
     }
 
     static func client(file: StaticString = #filePath, line: UInt = #line) throws -> WebServiceClient {

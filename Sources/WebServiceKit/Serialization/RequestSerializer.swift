@@ -54,9 +54,7 @@ public struct JSONRequestSerializer: RequestSerializer {
     public init(encoder: JSONEncoder = JSONEncoder()) { self.encoder = encoder }
 
     public func serialize(_ value: Any, charset: Charset) throws -> SerializedBody {
-        guard let encodable = value as? any Encodable else {
-            throw SerializationError("a JSON body must be Encodable; got \(type(of: value))")
-        }
+        let encodable = try SerializationError.encodable(value, for: "a JSON body")
         // RFC 8259 §8.1 asks for UTF-8; a service that wants another charset gets it transcoded.
         let data = try charset.transcode(fromUTF8: try encoder.encode(encodable))
         return SerializedBody(data: data, contentType: "application/json; charset=\(charset.ianaName)")
@@ -91,9 +89,7 @@ public struct XMLRequestSerializer: RequestSerializer {
     public init(encoder: XMLValueEncoder = XMLValueEncoder()) { self.encoder = encoder }
 
     public func serialize(_ value: Any, charset: Charset) throws -> SerializedBody {
-        guard let encodable = value as? any Encodable else {
-            throw SerializationError("an XML body must be Encodable; got \(type(of: value))")
-        }
+        let encodable = try SerializationError.encodable(value, for: "an XML body")
         // The declaration names the charset the document is really written in.
         var encoder = encoder
         let declares = encoder.includesDeclaration
@@ -102,5 +98,15 @@ public struct XMLRequestSerializer: RequestSerializer {
         if declares { text = "<?xml version=\"1.0\" encoding=\"\(charset.ianaName)\"?>" + text }
         return SerializedBody(
             data: try charset.encode(text), contentType: "application/xml; charset=\(charset.ianaName)")
+    }
+}
+
+extension SerializationError {
+    /// `value` as `Encodable`, or an error naming what needed it.
+    static func encodable(_ value: Any, for purpose: String) throws(SerializationError) -> any Encodable {
+        guard let encodable = value as? any Encodable else {
+            throw SerializationError("\(purpose) must be Encodable; got \(type(of: value))")
+        }
+        return encodable
     }
 }

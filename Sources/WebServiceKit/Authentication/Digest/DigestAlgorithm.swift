@@ -73,23 +73,19 @@ public struct DigestAlgorithm: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    /// The lowercase hex digest of the UTF-8 form of `text` (§3.4: `H(data)`).
-    func hexDigest(_ text: String) -> String {
+    /// The hash function behind the algorithm.
+    private var function: any HashFunction.Type {
         switch hash {
-        case .md5: MD5.hexDigest(text)
-        case .sha256: SHA256.hexDigest(text)
-        case .sha512Slash256: SHA512_256.hexDigest(text)
-        case .sha512: SHA512.hexDigest(text)
+        case .md5: MD5.self
+        case .sha256: SHA256.self
+        case .sha512Slash256: SHA512_256.self
+        case .sha512: SHA512.self
         }
     }
 
+    /// The lowercase hex digest of the UTF-8 form of `text` (§3.4: `H(data)`).
+    func hexDigest(_ text: String) -> String { function.hexDigest(text) }
+
     /// The lowercase hex digest of a body, for `qop=auth-int` (§3.4.3).
-    func hexDigest(_ body: Data) -> String {
-        switch hash {
-        case .md5: MD5.hexDigest(body)
-        case .sha256: SHA256.hexDigest(body)
-        case .sha512Slash256: SHA512_256.hexDigest(body)
-        case .sha512: SHA512.hexDigest(body)
-        }
-    }
+    func hexDigest(_ body: Data) -> String { function.hexDigest(body) }
 }
