@@ -85,7 +85,7 @@ final class HTTPBinCallTests: XCTestCase {
 
     func testListArgumentRepeatsTheQueryItem() async throws {
         let echo = try await HTTPBin.client().perform(
-            WebServiceCall<Echo>(relativePath: "anything?id=%%0%%"), [1, 2, 3])
+            WebServiceCall<Echo>(relativePath: "anything?id=%%0%%"), [[1, 2, 3]])
         XCTAssertEqual(echo.args["id"], .many(["1", "2", "3"]))
     }
 

@@ -46,6 +46,28 @@ final class ArgumentBindingTests: XCTestCase {
         guard case .invalidArguments(0, _)? = inPath.failure else { return XCTFail("\(inPath)") }
     }
 
+    func testArrayLiteralIsTheArgumentListInEveryForm() async throws {
+        let (client, stubs) = makeStubClient()
+        let call = WebServiceCall<Data>(relativePath: "u/%%0%%/r/%%1%%")
+        _ = try await client.perform(call, ["a", "b"])
+        _ = try await client.response(for: call, ["c", "d"])
+        _ = try await client.perform(call, "e", "f")
+        XCTAssertEqual(stubs.requests.map { $0.request.url?.path }, ["/v1/u/a/r/b", "/v1/u/c/r/d", "/v1/u/e/r/f"])
+        let list = WebServiceCall<Data>(relativePath: "s?id=%%0%%")
+        _ = try await client.perform(list, [[1, 2]])
+        XCTAssertEqual(stubs.requests.last?.request.url?.query, "id=1&id=2", "a nested array is one list argument")
+    }
+
+    func testDotSegmentsCannotClimbOutOfThePath() async {
+        let call = WebServiceCall<Data>(relativePath: "items/%%0%%/end")
+        for value in [".", ".."] {
+            let result = await sentRequest(call, [value])
+            guard case .invalidArguments(0, _)? = result.failure else { return XCTFail("\(value): \(result)") }
+        }
+        let query = await sentRequest(WebServiceCall<Data>(relativePath: "q?v=%%0%%"), [".."])
+        XCTAssertEqual(query.success?.url?.query, "v=..", "dots are harmless in a query")
+    }
+
     func testUnsupportedArgumentTypeIsTyped() async {
         struct Opaque: Sendable {}
         let result = await sentRequest(WebServiceCall<Data>(relativePath: "a/%%0%%"), [Opaque()])

@@ -60,6 +60,11 @@ final class DescriptorTests: XCTestCase {
         XCTAssertThrowsError(
             try WebServiceCall<Data>(relativePath: "a", bodyParameter: 1, progressParameter: 1).validate())
         XCTAssertThrowsError(try WebServiceCall<Data>(relativePath: "a", timeout: 0).validate())
+        XCTAssertThrowsError(try WebServiceCall<Data>(relativePath: "a", overridesClientSuccessCodes: true).validate())
+        XCTAssertThrowsError(try WebServiceCall<Data>(relativePath: "a", multipartBoundary: "bad boundary ").validate())
+        XCTAssertThrowsError(
+            try WebServiceCall<Data>(relativePath: "a", multipartBoundary: String(repeating: "b", count: 71)).validate()
+        )
     }
 
     func testDescriptorFieldsAreReadableOnTheCall() {

@@ -61,7 +61,7 @@ final class EncodingTableTests: XCTestCase {
     }
 
     func testPathSegmentEncoding() async throws {
-        for (value, expectedPath, _) in Self.table {
+        for (value, expectedPath, _) in Self.table where value != "." && value != ".." {
             let request = try await sentRequest(Self.path, [value]).get()
             XCTAssertEqual(
                 request.url?.absoluteString, "https://api.example.com/v1/items/\(expectedPath)/end",

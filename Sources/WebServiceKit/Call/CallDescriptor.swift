@@ -79,7 +79,8 @@ public struct CallDescriptor: Sendable {
             try CompiledCall(
                 method: method, relativePath: relativePath, headers: headers, serializationRoot: serializationRoot,
                 supportsSerializationRoot: supportsSerializationRoot, bodyParameter: bodyParameter,
-                progressParameter: progressParameter, timeout: timeout)
+                progressParameter: progressParameter, multipartBoundary: multipartBoundary, timeout: timeout,
+                successCodes: successCodes, overridesClientSuccessCodes: overridesClientSuccessCodes)
         }
     }
 }
@@ -114,7 +115,8 @@ struct CompiledCall: Sendable {
 
     init(
         method: HTTPMethod, relativePath: String, headers: [String: String], serializationRoot: String?,
-        supportsSerializationRoot: Bool, bodyParameter: Int?, progressParameter: Int?, timeout: TimeInterval?
+        supportsSerializationRoot: Bool, bodyParameter: Int?, progressParameter: Int?, multipartBoundary: String?,
+        timeout: TimeInterval?, successCodes: StatusCodes?, overridesClientSuccessCodes: Bool
     ) throws(WebServiceError) {
         guard method.isValidToken else {
             throw .invalidCall("method \"\(method.rawValue)\" is not a valid HTTP token (RFC 9110 §9.1)")
@@ -156,6 +158,12 @@ struct CompiledCall: Sendable {
         }
         if let bodyParameter, bodyParameter == progressParameter {
             throw .invalidCall("bodyParameter and progressParameter are both argument \(bodyParameter)")
+        }
+        if overridesClientSuccessCodes, successCodes == nil {
+            throw .invalidCall("overridesClientSuccessCodes needs successCodes to replace the client's with")
+        }
+        if let boundary = multipartBoundary, let problem = MultipartBoundary.problem(in: boundary) {
+            throw .invalidCall("multipartBoundary \"\(boundary)\": \(problem)")
         }
         if let timeout, !(timeout > 0) {
             throw .invalidCall("timeout must be positive; got \(timeout)")

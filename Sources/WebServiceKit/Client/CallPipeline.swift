@@ -16,13 +16,22 @@ extension WebServiceClient {
         let prepared = try prepareRequest(descriptor, compiled: compiled, arguments: arguments, settings: settings)
         var interceptors = settings.interceptors
         if let prepare { interceptors.append(prepare) }
-        let exchange = try await Exchange(
-            descriptor: descriptor, interceptors: interceptors, provider: settings.authenticationProvider,
-            transport: transport, context: TransportContext(call: descriptor, progress: prepared.progress),
-            maximumRedirects: settings.maximumRedirects
-        ).run(prepared.request)
-        return try ResponseValidator(call: call, compiled: compiled, settings: settings).validate(
-            exchange.response, for: exchange.request)
+        let progress = prepared.progress.map { ProgressReporter(handler: $0, queue: callbackQueue) }
+        progress?.start()
+        do throws(WebServiceError) {
+            let exchange = try await Exchange(
+                descriptor: descriptor, interceptors: interceptors, provider: settings.authenticationProvider,
+                transport: transport, context: TransportContext(call: descriptor, progress: progress),
+                maximumRedirects: settings.maximumRedirects, body: prepared.streamedBody
+            ).run(prepared.request)
+            let response = try ResponseValidator(call: call, compiled: compiled, settings: settings).validate(
+                exchange.response, for: exchange.request)
+            progress?.finish(total: prepared.streamedBody?.length ?? Int64(prepared.request.httpBody?.count ?? 0))
+            return response
+        } catch {
+            progress?.stop()
+            throw error
+        }
     }
 }
 
@@ -62,6 +71,8 @@ struct Exchange {
     let transport: any WebServiceTransport
     let context: TransportContext
     let maximumRedirects: Int
+    /// A streamed body, attached to each send (it is opened anew every time).
+    let body: RequestBody?
 
     func run(_ initialRequest: URLRequest) async throws(WebServiceError) -> (
         request: URLRequest, response: TransportResponse
@@ -80,6 +91,8 @@ struct Exchange {
         }
         var authenticationRetries = 0
         var redirects = 0
+        var sendCount = 0
+        var body = self.body
         while true {
             var sending = request
             if let provider {
@@ -92,6 +105,8 @@ struct Exchange {
                 // Interceptors and providers may have added fields since the factory checked them.
                 try HeaderValidation.check(sending.allHTTPHeaderFields ?? [:])
                 if Task.isCancelled { throw .cancelled(reason: nil) }
+                try body?.attach(to: &sending, sendCount: sendCount)
+                sendCount += 1
                 response = try await send(sending)
             } catch {
                 // The provider learns that this request got no answer, so calls waiting on it go on.
@@ -125,6 +140,8 @@ struct Exchange {
                         .httpTooManyRedirects,
                         userInfo: [NSLocalizedDescriptionKey: "more than \(maximumRedirects) redirects"]))
             }
+            // A redirect that turned the request into a GET (RFC 9110 §15.4) drops the body.
+            if next.httpMethod != request.httpMethod { body = nil }
             request = next
         }
     }

@@ -8,6 +8,8 @@ import Foundation
 struct PreparedRequest {
     var request: URLRequest
     var progress: ProgressHandler?
+    /// A streamed body, attached anew to each send; in-memory bodies are on `request` already.
+    var streamedBody: RequestBody?
 }
 
 /// The client's defaults that building a request needs.
@@ -59,20 +61,24 @@ struct RequestFactory {
             timeoutInterval: descriptor.timeout ?? defaults.timeout)
         request.httpMethod = descriptor.method.rawValue
         var headers = try buildHeaders(&binder)
-        if let body = try bindBody(&binder) {
-            if let contentType = body.contentType,
-                !headers.keys.contains(where: { $0.caseInsensitiveEquals("Content-Type") })
-            {
+        var streamedBody: RequestBody?
+        var bound = try bindMultipart(&binder)
+        if bound == nil { bound = try bindBody(&binder) }
+        if let (body, contentType) = bound {
+            if let contentType, !headers.keys.contains(where: { $0.caseInsensitiveEquals("Content-Type") }) {
                 headers["Content-Type"] = contentType
             }
-            request.httpBody = body.data
+            switch body.storage {
+            case .data(let data): request.httpBody = data
+            case .stream: streamedBody = body
+            }
         }
         try binder.checkAllConsumed(method: descriptor.method)
         // Checked before URLRequest sees them: Foundation on Linux silently drops a value with CR/LF.
         try HeaderValidation.check(headers)
         // One assignment: each setValue(forHTTPHeaderField:) costs about 1 µs on Linux.
         request.allHTTPHeaderFields = headers
-        return PreparedRequest(request: request, progress: progress)
+        return PreparedRequest(request: request, progress: progress, streamedBody: streamedBody)
     }
 
     private func bindProgress(_ binder: inout ArgumentBinder) throws(WebServiceError) -> ProgressHandler? {
@@ -98,7 +104,14 @@ struct RequestFactory {
             case .literal(let literal): text += literal
             case .argument(let index):
                 switch try binder.wildcard(index, in: "path") {
-                case .text(let value): text += URLEncoding.pathSegment(value)
+                case .text(let value):
+                    // RFC 3986 §5.2.4: "." and ".." segments are removed when a URL is resolved, so a
+                    // value like ".." would climb out of the declared path.
+                    guard value != ".", value != ".." else {
+                        throw .invalidArguments(
+                            index: index, reason: "\"\(value)\" cannot fill a path segment: it would change the path")
+                    }
+                    text += URLEncoding.pathSegment(value)
                 case .preEncodedPath(let path):
                     guard URLEncoding.isValidEncodedPath(path) else {
                         throw .invalidArguments(
@@ -212,7 +225,28 @@ struct RequestFactory {
 
     // MARK: Body
 
-    private func bindBody(_ binder: inout ArgumentBinder) throws(WebServiceError) -> SerializedBody? {
+    /// `FormData` and `[FormData]` arguments, in order, make the body `multipart/form-data`.
+    private func bindMultipart(_ binder: inout ArgumentBinder) throws(WebServiceError) -> (RequestBody, String?)? {
+        var parts: [FormData] = []
+        for index in binder.unconsumedIndices {
+            switch binder.arguments[index] {
+            case let part as FormData:
+                _ = try binder.take(index, for: "the multipart body")
+                parts.append(part)
+            case let list as [FormData]:
+                _ = try binder.take(index, for: "the multipart body")
+                parts.append(contentsOf: list)
+            default:
+                continue
+            }
+        }
+        guard !parts.isEmpty else { return nil }
+        let form = MultipartForm(
+            parts: parts, boundary: descriptor.multipartBoundary ?? MultipartBoundary.random(avoiding: parts))
+        return (try form.makeBody(), form.contentType)
+    }
+
+    private func bindBody(_ binder: inout ArgumentBinder) throws(WebServiceError) -> (RequestBody, String?)? {
         let index: Int
         if let explicit = descriptor.bodyParameter {
             index = explicit
@@ -222,11 +256,13 @@ struct RequestFactory {
             return nil
         }
         let argument = try binder.take(index, for: "the body")
-        if let data = argument as? Data { return SerializedBody(data: data, contentType: nil) }
+        if let data = argument as? Data { return (.data(data), nil) }
+        if let body = argument as? RequestBody { return (body, nil) }
         if WildcardConversion.isNil(argument) { return nil }
         let serializer = descriptor.requestSerializer ?? defaults.requestSerializer
         do {
-            return try serializer.serialize(argument, charset: descriptor.bodyCharset)
+            let body = try serializer.serialize(argument, charset: descriptor.bodyCharset)
+            return (.data(body.data), body.contentType)
         } catch {
             throw .requestSerialization("argument \(index) (\(type(of: argument))): \(error)")
         }

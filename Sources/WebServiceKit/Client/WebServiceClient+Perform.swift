@@ -65,7 +65,19 @@ extension WebServiceClient {
     /// ```
     /// Cancelling the surrounding task cancels the request and throws
     /// ``WebServiceError/cancelled(reason:)``.
+    @_disfavoredOverload
     public func perform<Response>(_ call: WebServiceCall<Response>, _ arguments: any Sendable...)
+        async throws(WebServiceError) -> Response
+    {
+        try await execute(call, arguments: arguments, prepare: nil).value
+    }
+
+    /// Performs a call with an argument array, as the callback form takes it.
+    ///
+    /// `try await client.perform(.userRepos, ["octocat", "updated", "abc"])` passes three
+    /// arguments, like the callback form; to pass one list argument (for a repeated query item),
+    /// nest it: `[[1, 2, 3]]`.
+    public func perform<Response>(_ call: WebServiceCall<Response>, _ arguments: [any Sendable])
         async throws(WebServiceError) -> Response
     {
         try await execute(call, arguments: arguments, prepare: nil).value
@@ -80,7 +92,16 @@ extension WebServiceClient {
     }
 
     /// Performs a call and returns the whole response: status, headers, raw body and value.
+    @_disfavoredOverload
     public func response<Response>(for call: WebServiceCall<Response>, _ arguments: any Sendable...)
+        async throws(WebServiceError) -> WebServiceResponse<Response>
+    {
+        try await execute(call, arguments: arguments, prepare: nil)
+    }
+
+    /// Performs a call with an argument array, as the callback form takes it, and returns the
+    /// whole response.
+    public func response<Response>(for call: WebServiceCall<Response>, _ arguments: [any Sendable])
         async throws(WebServiceError) -> WebServiceResponse<Response>
     {
         try await execute(call, arguments: arguments, prepare: nil)

@@ -11,8 +11,15 @@ public struct FormURLEncodedRequestSerializer: RequestSerializer {
     /// The encoder used to turn `Encodable` values into fields.
     public let encoder: JSONEncoder
 
-    /// Creates a serializer.
-    public init(encoder: JSONEncoder = JSONEncoder()) { self.encoder = encoder }
+    /// Creates a serializer; the default encoder writes dates as ISO 8601.
+    public init(encoder: JSONEncoder = FormURLEncodedRequestSerializer.defaultEncoder()) { self.encoder = encoder }
+
+    /// A `JSONEncoder` that writes `Date` values as ISO 8601 text, as form fields expect.
+    public static func defaultEncoder() -> JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .iso8601
+        return encoder
+    }
 
     public func serialize(_ value: Any, charset: Charset) throws -> SerializedBody {
         let fields = try self.fields(of: value)

@@ -22,6 +22,8 @@ public final class URLSessionTransport: WebServiceTransport {
     /// `urlCache` removed. Cookies follow the configuration (`.default` shares
     /// `HTTPCookieStorage.shared`; `.ephemeral` keeps them in memory per transport).
     public init(configuration: URLSessionConfiguration = .default) {
+        // A copy: the caller's configuration object stays as it was.
+        let configuration = (configuration.copy() as? URLSessionConfiguration) ?? configuration
         configuration.urlCache = nil
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
         router = TaskRouter()
@@ -36,7 +38,7 @@ public final class URLSessionTransport: WebServiceTransport {
             try await withCheckedThrowingContinuation {
                 (continuation: CheckedContinuation<TransportResponse, any Error>) in
                 let task = session.dataTask(with: request)
-                router.register(exchange, for: task)
+                router.register(exchange, for: task, context: context)
                 exchange.start(task, continuation: continuation, timeout: request.timeoutInterval)
             }
         } onCancel: {
@@ -127,14 +129,22 @@ private final class TaskExchange: @unchecked Sendable {  // every field is guard
 /// that the client follows them itself.
 private final class TaskRouter: NSObject, URLSessionDataDelegate, @unchecked Sendable {  // guarded by `lock`
     private let lock = NSLock()
-    private var exchanges: [Int: TaskExchange] = [:]
+    private var exchanges: [Int: (exchange: TaskExchange, context: TransportContext)] = [:]
 
-    func register(_ exchange: TaskExchange, for task: URLSessionTask) {
-        lock.withLock { exchanges[task.taskIdentifier] = exchange }
+    func register(_ exchange: TaskExchange, for task: URLSessionTask, context: TransportContext) {
+        lock.withLock { exchanges[task.taskIdentifier] = (exchange, context) }
     }
 
     private func exchange(for task: URLSessionTask) -> TaskExchange? {
-        lock.withLock { exchanges[task.taskIdentifier] }
+        lock.withLock { exchanges[task.taskIdentifier]?.exchange }
+    }
+
+    func urlSession(
+        _ session: URLSession, task: URLSessionTask, didSendBodyData bytesSent: Int64, totalBytesSent: Int64,
+        totalBytesExpectedToSend: Int64
+    ) {
+        let context = lock.withLock { exchanges[task.taskIdentifier]?.context }
+        context?.reportUploadProgress(sent: totalBytesSent, expected: totalBytesExpectedToSend)
     }
 
     func urlSession(
@@ -167,7 +177,7 @@ private final class TaskRouter: NSObject, URLSessionDataDelegate, @unchecked Sen
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
-        let exchange = lock.withLock { exchanges.removeValue(forKey: task.taskIdentifier) }
+        let exchange = lock.withLock { exchanges.removeValue(forKey: task.taskIdentifier)?.exchange }
         exchange?.complete(response: task.response, error: error)
     }
 }

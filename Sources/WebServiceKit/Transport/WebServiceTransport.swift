@@ -28,8 +28,13 @@ public struct TransportResponse: Sendable {
 public struct TransportContext: Sendable {
     /// The descriptor of the call.
     public let call: CallDescriptor
-    /// The call's progress handler, if its arguments had one.
-    public let progress: ProgressHandler?
+    let progress: ProgressReporter?
+
+    /// Tells the call's progress handler, if it has one, how many body bytes were sent so far.
+    /// Transports call it as they go; coalescing and delivery on the callback queue happen here.
+    public func reportUploadProgress(sent: Int64, expected: Int64) {
+        progress?.report(completed: sent, expected: expected)
+    }
 }
 
 /// Sends a request and returns its response: `URLSession` by default, a stub in tests.

@@ -1,0 +1,177 @@
+import Foundation
+
+/// A piece of a multipart body, in the order it is sent.
+enum MultipartSegment: Sendable {
+    case bytes(Data)
+    case file(URL, length: Int64)
+    case stream(@Sendable () throws -> InputStream, length: Int64, isReplayable: Bool)
+
+    var length: Int64 {
+        switch self {
+        case .bytes(let data): Int64(data.count)
+        case .file(_, let length), .stream(_, let length, _): length
+        }
+    }
+
+    var isInMemory: Bool {
+        if case .bytes = self { return true }
+        return false
+    }
+
+    var isReplayable: Bool {
+        if case .stream(_, _, let isReplayable) = self { return isReplayable }
+        return true
+    }
+
+    /// Adjacent byte segments joined, so the stream has fewer, larger reads.
+    static func merged(_ segments: [MultipartSegment]) -> [MultipartSegment] {
+        var result: [MultipartSegment] = []
+        for segment in segments {
+            if case .bytes(let next) = segment, case .bytes(let previous)? = result.last {
+                result[result.count - 1] = .bytes(previous + next)
+            } else {
+                result.append(segment)
+            }
+        }
+        return result
+    }
+}
+
+/// Reads a multipart body segment by segment: memory, then files and streams opened one at a
+/// time, so a 1 GiB file goes out through a buffer of a few hundred KiB.
+///
+/// A file or stream that ends early, or has bytes past its announced length (it changed while
+/// uploading), fails the stream, and so the call: a half-sent body is never reported as success.
+/// Each instance is read by one URLSession task only.
+final class MultipartInputStream: InputStream {
+    private let segments: [MultipartSegment]
+    private var index = 0
+    private var offsetInSegment: Int64 = 0
+    private var currentFile: FileHandle?
+    private var currentStream: InputStream?
+    private var status: Stream.Status = .notOpen
+    private var failure: (any Error)?
+
+    init(segments: [MultipartSegment]) {
+        self.segments = segments
+        super.init(data: Data())
+    }
+
+    override var streamStatus: Stream.Status { status }
+    override var streamError: (any Error)? { failure }
+    override var hasBytesAvailable: Bool { status == .open || status == .reading }
+
+    override func open() { if status == .notOpen { status = .open } }
+
+    override func close() {
+        closeCurrent()
+        status = .closed
+    }
+
+    override func getBuffer(
+        _ buffer: UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>, length len: UnsafeMutablePointer<Int>
+    ) -> Bool { false }
+
+    override func read(_ buffer: UnsafeMutablePointer<UInt8>, maxLength len: Int) -> Int {
+        guard status == .open || status == .reading else { return status == .atEnd ? 0 : -1 }
+        status = .reading
+        do {
+            var written = 0
+            while written < len, index < segments.count {
+                let count = try readCurrent(into: buffer + written, maxLength: len - written)
+                written += count
+                if count == 0 { advance() }
+            }
+            status = index >= segments.count && written == 0 ? .atEnd : .open
+            return written
+        } catch {
+            failure = error
+            status = .error
+            closeCurrent()
+            return -1
+        }
+    }
+
+    /// Reads from the current segment; 0 when it is exhausted.
+    private func readCurrent(into buffer: UnsafeMutablePointer<UInt8>, maxLength: Int) throws -> Int {
+        let segment = segments[index]
+        let remaining = segment.length - offsetInSegment
+        guard remaining > 0 else {
+            if case .file(let url, _) = segment, currentFile == nil { _ = try openFile(url) }
+            try checkNothingFollows(segment)
+            return 0
+        }
+        let wanted = Int(min(Int64(maxLength), remaining))
+        let count: Int
+        switch segment {
+        case .bytes(let data):
+            let start = data.startIndex + Int(offsetInSegment)
+            data.copyBytes(to: buffer, from: start..<(start + wanted))
+            count = wanted
+        case .file(let url, _):
+            let handle = try currentFile ?? openFile(url)
+            let chunk = try handle.read(upToCount: wanted) ?? Data()
+            chunk.copyBytes(to: buffer, count: chunk.count)
+            count = chunk.count
+        case .stream(let open, _, _):
+            let stream = try currentStream ?? openStream(open)
+            count = stream.read(buffer, maxLength: wanted)
+            if count < 0 { throw stream.streamError ?? MultipartStreamError("a part's stream failed") }
+        }
+        if count == 0 {
+            throw MultipartStreamError(
+                "a part ended \(remaining) bytes early: its file or stream changed while uploading")
+        }
+        offsetInSegment += Int64(count)
+        return count
+    }
+
+    /// After the announced length, a file or stream must be at its end.
+    private func checkNothingFollows(_ segment: MultipartSegment) throws {
+        switch segment {
+        case .file:
+            if let extra = try currentFile?.read(upToCount: 1), !extra.isEmpty {
+                throw MultipartStreamError("a file grew while uploading")
+            }
+        case .stream:
+            var byte: UInt8 = 0
+            if let stream = currentStream, stream.hasBytesAvailable, stream.read(&byte, maxLength: 1) > 0 {
+                throw MultipartStreamError("a part's stream has more bytes than its announced length")
+            }
+        case .bytes:
+            break
+        }
+    }
+
+    private func openFile(_ url: URL) throws -> FileHandle {
+        let handle = try FileHandle(forReadingFrom: url)
+        currentFile = handle
+        return handle
+    }
+
+    private func openStream(_ open: @Sendable () throws -> InputStream) throws -> InputStream {
+        let stream = try open()
+        stream.open()
+        currentStream = stream
+        return stream
+    }
+
+    private func advance() {
+        closeCurrent()
+        index += 1
+        offsetInSegment = 0
+    }
+
+    private func closeCurrent() {
+        try? currentFile?.close()
+        currentFile = nil
+        currentStream?.close()
+        currentStream = nil
+    }
+}
+
+/// Why a multipart body stream failed.
+struct MultipartStreamError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
