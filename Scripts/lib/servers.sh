@@ -9,20 +9,31 @@ SERVER_LOG_DIR="${TMPDIR:-/tmp}/webservicekit-servers.$$"
 
 log() { printf '[%s] %s\n' "$(basename "$0")" "$*" >&2; }
 
-# Creates the virtual environment when missing or when the requirements changed.
-ensure_venv() {
-    local requirements="$REPO_ROOT/Tests/Servers/requirements-httpbin.txt"
-    local stamp="$VENV/.requirements.sha256"
+MULTIPART_VENV="$REPO_ROOT/.venv-multipart"
+
+# Creates virtual environment $1 from requirements file $2 when missing or when the file changed.
+make_venv() {
+    local venv=$1 requirements=$2
+    local stamp="$venv/.requirements.sha256"
     local want
     want=$(sha256sum "$requirements" | cut -d' ' -f1)
-    if [ -x "$VENV/bin/python" ] && [ "$(cat "$stamp" 2>/dev/null)" = "$want" ]; then
+    if [ -x "$venv/bin/python" ] && [ "$(cat "$stamp" 2>/dev/null)" = "$want" ]; then
         return
     fi
-    log "creating the test servers' virtual environment"
-    rm -rf "$VENV"
-    python3 -m venv "$VENV"
-    "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check -r "$requirements"
+    log "creating the virtual environment $(basename "$venv")"
+    rm -rf "$venv"
+    python3 -m venv "$venv"
+    "$venv/bin/python" -m pip install --quiet --disable-pip-version-check -r "$requirements"
     echo "$want" >"$stamp"
+}
+
+# The httpbin environment (and, for the tests, the strict multipart parser's own one).
+ensure_venv() {
+    make_venv "$VENV" "$REPO_ROOT/Tests/Servers/requirements-httpbin.txt"
+}
+
+ensure_multipart_venv() {
+    make_venv "$MULTIPART_VENV" "$REPO_ROOT/Tests/Servers/requirements-multipart.txt"
 }
 
 # Prints a TCP port that is free on 127.0.0.1 now.
@@ -54,11 +65,26 @@ start_httpbin() {
     mkdir -p "$SERVER_LOG_DIR"
     local port
     port=$(free_port)
-    "$VENV/bin/python" -m httpbin.core --host 127.0.0.1 --port "$port" >"$SERVER_LOG_DIR/$name.log" 2>&1 &
+    # gthread workers: concurrent tests and slow endpoints (/delay) do not block one another.
+    "$VENV/bin/gunicorn" --bind "127.0.0.1:$port" --worker-class gthread --workers 1 --threads 48 \
+        --timeout 120 httpbin:app >"$SERVER_LOG_DIR/$name.log" 2>&1 &
     SERVER_PIDS+=($!)
     export "$variable=http://127.0.0.1:$port/"
     wait_for_url "http://127.0.0.1:$port/get" "$name"
     log "httpbin at http://127.0.0.1:$port/ ($variable)"
+}
+
+# Starts the strict multipart echo server and exports WEBSERVICEKIT_MULTIPART_URL.
+start_multipart_echo() {
+    mkdir -p "$SERVER_LOG_DIR"
+    local port
+    port=$(free_port)
+    "$MULTIPART_VENV/bin/python" "$REPO_ROOT/Tests/Servers/multipart_echo.py" "$port" \
+        >"$SERVER_LOG_DIR/multipart.log" 2>&1 &
+    SERVER_PIDS+=($!)
+    export WEBSERVICEKIT_MULTIPART_URL="http://127.0.0.1:$port/"
+    wait_for_url "$WEBSERVICEKIT_MULTIPART_URL" multipart
+    log "strict multipart parser at $WEBSERVICEKIT_MULTIPART_URL"
 }
 
 stop_servers() {

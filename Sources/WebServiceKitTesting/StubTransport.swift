@@ -77,6 +77,8 @@ public final class StubTransport: WebServiceTransport, @unchecked Sendable {  //
         public let request: URLRequest
         /// The descriptor of the call that sent it.
         public let call: CallDescriptor
+        /// The body's length as the client computed it (a streamed body's exact size).
+        public let uploadLength: Int64?
     }
 
     private struct Route {
@@ -126,7 +128,8 @@ public final class StubTransport: WebServiceTransport, @unchecked Sendable {  //
 
     public func send(_ request: URLRequest, context: TransportContext) async throws -> TransportResponse {
         let stub = withState { state -> Stub? in
-            state.requests.append(RecordedRequest(request: request, call: context.call))
+            state.requests.append(
+                RecordedRequest(request: request, call: context.call, uploadLength: context.uploadLength))
             // The latest stub for a call wins, so a test can override an earlier one.
             guard let index = state.routes.lastIndex(where: { $0.matches(request, context.call) }) else {
                 return fallback

@@ -19,6 +19,11 @@ enum HTTPBin {
         try serverURL("WEBSERVICEKIT_HTTPBIN_OTHER_URL", file: file, line: line)
     }
 
+    /// The strict multipart parser's echo server (PyPI `multipart`, strict mode).
+    static func multipartEchoURL(file: StaticString = #filePath, line: UInt = #line) throws -> URL {
+        try serverURL("WEBSERVICEKIT_MULTIPART_URL", file: file, line: line)
+    }
+
     private static func serverURL(_ variable: String, file: StaticString, line: UInt) throws -> URL {
         let environment = ProcessInfo.processInfo.environment
         if let text = environment[variable], let url = URL(string: text) {

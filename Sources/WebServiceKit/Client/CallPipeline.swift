@@ -17,16 +17,18 @@ extension WebServiceClient {
         var interceptors = settings.interceptors
         if let prepare { interceptors.append(prepare) }
         let progress = prepared.progress.map { ProgressReporter(handler: $0, queue: callbackQueue) }
+        let uploadLength = prepared.streamedBody?.length ?? prepared.request.httpBody.map { Int64($0.count) }
         progress?.start()
         do throws(WebServiceError) {
             let exchange = try await Exchange(
                 descriptor: descriptor, interceptors: interceptors, provider: settings.authenticationProvider,
-                transport: transport, context: TransportContext(call: descriptor, progress: progress),
+                transport: transport,
+                context: TransportContext(call: descriptor, uploadLength: uploadLength, progress: progress),
                 maximumRedirects: settings.maximumRedirects, body: prepared.streamedBody
             ).run(prepared.request)
             let response = try ResponseValidator(call: call, compiled: compiled, settings: settings).validate(
                 exchange.response, for: exchange.request)
-            progress?.finish(total: prepared.streamedBody?.length ?? Int64(prepared.request.httpBody?.count ?? 0))
+            progress?.finish(total: uploadLength ?? 0)
             return response
         } catch {
             progress?.stop()
@@ -109,9 +111,16 @@ struct Exchange {
                 sendCount += 1
                 response = try await send(sending)
             } catch {
+                // A body that failed while being read (a file that changed size, a broken stream)
+                // is the real cause, whatever the transport reported.
+                let failure =
+                    sending.httpBodyStream?.streamError.map {
+                        .requestSerialization("the body could not be sent: \($0)")
+                    }
+                    ?? error
                 // The provider learns that this request got no answer, so calls waiting on it go on.
-                await provider?.handle(error, to: sending, for: descriptor)
-                throw error
+                await provider?.handle(failure, to: sending, for: descriptor)
+                throw failure
             }
             // The provider sees the raw response first: a challenge it answers is retried before
             // any interceptor sees it.

@@ -59,7 +59,8 @@ final class MultipartInputStream: InputStream {
 
     override var streamStatus: Stream.Status { status }
     override var streamError: (any Error)? { failure }
-    override var hasBytesAvailable: Bool { status == .open || status == .reading }
+    // Foundation on Linux may read without calling open() first: a fresh stream is readable.
+    override var hasBytesAvailable: Bool { status == .notOpen || status == .open || status == .reading }
 
     override func open() { if status == .notOpen { status = .open } }
 
@@ -73,6 +74,7 @@ final class MultipartInputStream: InputStream {
     ) -> Bool { false }
 
     override func read(_ buffer: UnsafeMutablePointer<UInt8>, maxLength len: Int) -> Int {
+        open()
         guard status == .open || status == .reading else { return status == .atEnd ? 0 : -1 }
         status = .reading
         do {

@@ -65,7 +65,14 @@ public struct RequestBody: Sendable {
             } catch {
                 throw .requestSerialization("the body stream could not be opened: \(error)")
             }
-            if let length { request.setValue(String(length), forHTTPHeaderField: "Content-Length") }
+            #if canImport(FoundationNetworking)
+                // Foundation on Linux always sends a stream chunked (its libcurl layer treats the
+                // length as unknown) and would put our Content-Length next to `Transfer-Encoding:
+                // chunked`, which RFC 9112 §6.1 forbids: send it chunked, without Content-Length.
+                _ = length
+            #else
+                if let length { request.setValue(String(length), forHTTPHeaderField: "Content-Length") }
+            #endif
         }
     }
 }

@@ -28,12 +28,15 @@ public struct TransportResponse: Sendable {
 public struct TransportContext: Sendable {
     /// The descriptor of the call.
     public let call: CallDescriptor
+    /// The body's length, when the client knows it.
+    public let uploadLength: Int64?
     let progress: ProgressReporter?
 
     /// Tells the call's progress handler, if it has one, how many body bytes were sent so far.
     /// Transports call it as they go; coalescing and delivery on the callback queue happen here.
+    /// An `expected` of 0 or less (a chunked upload) falls back to ``uploadLength``.
     public func reportUploadProgress(sent: Int64, expected: Int64) {
-        progress?.report(completed: sent, expected: expected)
+        progress?.report(completed: sent, expected: expected > 0 ? expected : uploadLength ?? -1)
     }
 }
 
