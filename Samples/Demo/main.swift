@@ -114,4 +114,8 @@ section("digest authentication (RFC 7616, SHA-256), computed by the library on e
 await demonstrate(
     .digestProtected, with: DigestAuthenticationProvider(user: "user", password: "passwd"), root: client.serviceRoot)
 
+// 9. Multipart upload streamed from a file, with a progress bar (RFC 7578).
+section("multipart upload with progress: a 4 MiB file and a text field")
+await demonstrateUpload(client: client)
+
 print("\ndone")
