@@ -853,7 +853,7 @@ final class DocumentationExamplesTests: XCTestCase {
 
     func testInterceptors() async throws {
         let (client, stubs) = stubbedClient()
-        let log = ExampleLog()
+        let log = LockedLog()
 
         client.interceptors = [
             RequestProcessor { request, call in
@@ -1263,23 +1263,5 @@ final class DocumentationExamplesTests: XCTestCase {
                 "could not serialize the request body: argument 0 (Int): a lines body must be [String: String]; got Int"
             )
         }
-    }
-}
-
-/// A thread-safe list of strings for the examples.
-final class ExampleLog: @unchecked Sendable {
-    private let lock = NSLock()
-    private var storage: [String] = []
-
-    func append(_ entry: String) {
-        lock.lock()
-        storage.append(entry)
-        lock.unlock()
-    }
-
-    var entries: [String] {
-        lock.lock()
-        defer { lock.unlock() }
-        return storage
     }
 }

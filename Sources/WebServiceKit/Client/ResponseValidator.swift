@@ -1,0 +1,54 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Checks a response against the call's success codes and error handler, then decodes it.
+struct ResponseValidator<Response: Sendable> {
+    let call: WebServiceCall<Response>
+    let compiled: CompiledCall
+    let settings: WebServiceClient.Settings
+
+    func validate(_ response: TransportResponse, for request: URLRequest) throws(WebServiceError)
+        -> WebServiceResponse<Response>
+    {
+        let status = response.statusCode
+        let context = ResponseContext(
+            statusCode: status, headers: response.headers, serializationRoot: compiled.serializationRoot,
+            defaultJSONDecoder: settings.jsonDecoder)
+        let accepted = isAccepted(status)
+        if let handler = call.descriptor.errorHandler ?? settings.errorHandler,
+            let error = handler.error(for: context, body: response.body, statusAccepted: accepted)
+        {
+            throw .application(error, statusCode: status)
+        }
+        guard accepted else {
+            throw .unacceptableStatus(code: status, headers: response.headers, body: response.body)
+        }
+        let value: Response
+        // RFC 9110 §6.4.1: HEAD responses, 204 and 304 never have content; 205 must not either.
+        if response.body.isEmpty || request.httpMethod == "HEAD" || status == 204 || status == 205 || status == 304 {
+            guard let empty = call.responseSerializer.emptyValue() else { throw .emptyBody(statusCode: status) }
+            value = empty
+        } else {
+            do {
+                value = try call.responseSerializer.deserialize(response.body, context: context)
+            } catch {
+                throw .decoding(
+                    .init(
+                        underlying: error, bodyExcerpt: WebServiceError.excerpt(of: response.body), statusCode: status))
+            }
+        }
+        return WebServiceResponse(
+            value: value, statusCode: status, headers: response.headers, body: response.body, request: request,
+            url: response.url)
+    }
+
+    /// The call's codes replace the client's when it overrides them, and add to them otherwise.
+    private func isAccepted(_ status: Int) -> Bool {
+        guard let codes = call.descriptor.successCodes else { return settings.successCodes.contains(status) }
+        return codes.contains(status)
+            || (!call.descriptor.overridesClientSuccessCodes && settings.successCodes.contains(status))
+    }
+}
