@@ -108,6 +108,29 @@ final class MultipartTests: XCTestCase {
         #endif
     }
 
+    /// The file is sized when the call starts; reading it later finds it changed.
+    func testFileThatChangesSizeWhileUploadingFailsTheBodyStream() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(UUID().uuidString)
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("live.log")
+        for (label, changed) in [("shrank", Data(repeating: 1, count: 10)), ("grew", Data(repeating: 1, count: 5000))] {
+            try Data(repeating: 1, count: 1000).write(to: file)
+            let (client, stubs) = makeStubClient()
+            _ = try await client.perform(Self.upload, [FormData(name: "f", fileURL: file)])
+            let request = try XCTUnwrap(stubs.requests.last?.request)
+            try changed.write(to: file)
+            let stream = try XCTUnwrap(request.httpBodyStream)
+            stream.open()
+            var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+            var last = 0
+            repeat { last = stream.read(&buffer, maxLength: buffer.count) } while last > 0
+            XCTAssertEqual(last, -1, "\(label): the stream must fail, not end")
+            XCTAssertEqual(stream.streamStatus, .error, label)
+            XCTAssertNotNil(stream.streamError, label)
+        }
+    }
+
     func testMissingFileAndDirectoryAreTypedErrors() async {
         let (client, stubs) = makeStubClient()
         for url in [URL(fileURLWithPath: "/nonexistent/\(UUID())"), FileManager.default.temporaryDirectory] {
