@@ -8,6 +8,10 @@ public struct CachePolicy: Sendable, Hashable, CustomStringConvertible {
         case automatic
         case disabled
         case maxAge(TimeInterval)
+        case forceNetwork
+        case forceCache
+        case maxStale(TimeInterval)
+        case offlineFallback
     }
 
     let kind: Kind
@@ -18,12 +22,29 @@ public struct CachePolicy: Sendable, Hashable, CustomStringConvertible {
     public static let disabled = CachePolicy(kind: .disabled)
     /// Serve a stored response for `seconds` whatever its headers say.
     public static func maxAge(_ seconds: TimeInterval) -> CachePolicy { CachePolicy(kind: .maxAge(seconds)) }
+    /// Always ask the server, without validators, and store the response for later calls
+    /// (a reload).
+    public static let forceNetwork = CachePolicy(kind: .forceNetwork)
+    /// Never ask the server: serve the stored response however stale, or fail with 504 (Gateway
+    /// Timeout) when there is none or its headers forbid serving it without validation
+    /// (`only-if-cached`, RFC 9111 §5.2.1.7).
+    public static let forceCache = CachePolicy(kind: .forceCache)
+    /// Follow the response's caching headers, but accept a stored response up to `seconds` past
+    /// its freshness lifetime unless it must be revalidated (`max-stale`, RFC 9111 §5.2.1.2).
+    public static func maxStale(_ seconds: TimeInterval) -> CachePolicy { CachePolicy(kind: .maxStale(seconds)) }
+    /// Follow the response's caching headers and, when the server cannot be reached, serve the
+    /// stored response however stale unless its headers forbid it (`no-cache`, `must-revalidate`).
+    public static let offlineFallback = CachePolicy(kind: .offlineFallback)
 
     public var description: String {
         switch kind {
         case .automatic: "automatic"
         case .disabled: "disabled"
         case .maxAge(let seconds): "maxAge(\(seconds))"
+        case .forceNetwork: "forceNetwork"
+        case .forceCache: "forceCache"
+        case .maxStale(let seconds): "maxStale(\(seconds))"
+        case .offlineFallback: "offlineFallback"
         }
     }
 }
