@@ -4,6 +4,12 @@ import Foundation
 // the baseline measured in the same run, their ratio (median and spread over alternating
 // rounds) and the goal. Run it with Scripts/bench, or: swift run -c release webservice-bench
 
+// `webservice-bench --upload-once URL [FILE]` is the child process of the upload measure.
+if let exitCode = MultipartUploadBenchmark.childExitCode(for: CommandLine.arguments) {
+    exit(exitCode)
+}
+
 print("WebServiceKit benchmarks (release build, ratios against baselines measured in this run)")
 let requestBuilding = RequestBuildingBenchmark.comparison()
 requestBuilding.report(requestBuilding.run())
+MultipartUploadBenchmark.run()

@@ -22,7 +22,7 @@ extension WebServiceClient {
         do throws(WebServiceError) {
             let exchange = try await Exchange(
                 descriptor: descriptor, interceptors: interceptors, provider: settings.authenticationProvider,
-                transport: transport,
+                transport: settings.cache.map { CachingTransport(base: transport, cache: $0) } ?? transport,
                 context: TransportContext(call: descriptor, uploadLength: uploadLength, progress: progress),
                 maximumRedirects: settings.maximumRedirects, body: prepared.streamedBody
             ).run(prepared.request)

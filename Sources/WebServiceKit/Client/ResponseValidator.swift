@@ -42,7 +42,7 @@ struct ResponseValidator<Response: Sendable> {
         }
         return WebServiceResponse(
             value: value, statusCode: status, headers: response.headers, body: response.body, request: request,
-            url: response.url)
+            url: response.url, source: response.source)
     }
 
     /// The call's codes replace the client's when it overrides them, and add to them otherwise.

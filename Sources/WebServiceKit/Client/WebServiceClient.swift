@@ -37,6 +37,7 @@ public final class WebServiceClient: Sendable {
         var authenticationProvider: (any AuthenticationProvider)?
         var timeout: TimeInterval = 60
         var maximumRedirects = 10
+        var cache: HTTPCache?
         var logLevel: LogLevel = .none
     }
 
@@ -112,6 +113,13 @@ public final class WebServiceClient: Sendable {
     public var maximumRedirects: Int {
         get { settings.current.maximumRedirects }
         set { settings.withLock { $0.maximumRedirects = max(0, newValue) } }
+    }
+
+    /// The HTTP cache calls use, following RFC 9111 and each call's ``CachePolicy``; `nil` (the
+    /// default) caches nothing.
+    public var cache: HTTPCache? {
+        get { settings.current.cache }
+        set { settings.withLock { $0.cache = newValue } }
     }
 
     /// How much of each call is logged, unless the call says otherwise.

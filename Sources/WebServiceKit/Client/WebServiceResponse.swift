@@ -21,11 +21,14 @@ public struct WebServiceResponse<Value: Sendable>: Sendable {
     public let request: URLRequest
     /// The URL of the response, after redirects.
     public let url: URL?
+    /// Where the response came from: the network, or the client's ``HTTPCache`` (fresh,
+    /// revalidated with 304, or stale).
+    public let source: ResponseSource
 
     /// The same response with another value.
     public func map<Other: Sendable>(_ transform: (Value) throws -> Other) rethrows -> WebServiceResponse<Other> {
         WebServiceResponse<Other>(
             value: try transform(value), statusCode: statusCode, headers: headers, body: body, request: request,
-            url: url)
+            url: url, source: source)
     }
 }

@@ -111,10 +111,9 @@ final class MultipartInputStream: InputStream {
             data.copyBytes(to: buffer, from: start..<(start + wanted))
             count = wanted
         case .file(let url, _):
-            let handle = try currentFile ?? openFile(url)
-            let chunk = try handle.read(upToCount: wanted) ?? Data()
-            chunk.copyBytes(to: buffer, count: chunk.count)
-            count = chunk.count
+            // Straight into the transport's buffer: FileHandle.read(upToCount:) allocates, and on
+            // Linux checks the file size on every call.
+            count = try Self.read(try currentFile ?? openFile(url), into: buffer, maxLength: wanted)
         case .stream(let open, _, _):
             let stream = try currentStream ?? openStream(open)
             count = stream.read(buffer, maxLength: wanted)
@@ -126,6 +125,14 @@ final class MultipartInputStream: InputStream {
         }
         offsetInSegment += Int64(count)
         return count
+    }
+
+    private static func read(_ handle: FileHandle, into buffer: UnsafeMutablePointer<UInt8>, maxLength: Int) throws -> Int {
+        while true {
+            let count = Foundation.read(handle.fileDescriptor, buffer, maxLength)
+            if count >= 0 { return count }
+            if errno != EINTR { throw MultipartStreamError("reading a file part failed: errno \(errno)") }
+        }
     }
 
     /// After the announced length, a file or stream must be at its end.

@@ -14,13 +14,19 @@ public struct TransportResponse: Sendable {
     public var body: Data
     /// The URL of the response, after redirects.
     public var url: URL?
+    /// Where the response came from: the network, or the client's ``HTTPCache``.
+    public var source: ResponseSource
 
     /// Creates a response.
-    public init(statusCode: Int, headers: HTTPHeaders = [:], body: Data = Data(), url: URL? = nil) {
+    public init(
+        statusCode: Int, headers: HTTPHeaders = [:], body: Data = Data(), url: URL? = nil,
+        source: ResponseSource = .network
+    ) {
         self.statusCode = statusCode
         self.headers = headers
         self.body = body
         self.url = url
+        self.source = source
     }
 }
 

@@ -1,0 +1,41 @@
+import Foundation
+
+/// A private HTTP cache that follows RFC 9111, shared by the calls of the clients it is given to.
+///
+/// ```swift
+/// client.cache = HTTPCache(memoryLimit: 20 << 20)
+/// let first = try await client.response(for: .profile)     // from the network
+/// let second = try await client.response(for: .profile)    // second.source == .cache while fresh
+/// ```
+///
+/// What a call does with it is its descriptor's ``CachePolicy``. Only complete responses are
+/// stored; a body cut short by a transport failure never is.
+public final class HTTPCache: Sendable {
+    let store: MemoryCacheStore
+
+    /// Creates a cache that keeps up to `memoryLimit` bytes in memory (10 MiB by default),
+    /// evicting the least recently used responses first.
+    public init(memoryLimit: Int = 10 << 20) { store = MemoryCacheStore(byteLimit: memoryLimit) }
+
+    /// Forgets every stored response.
+    public func removeAll() { store.removeAll() }
+
+    /// Forgets the stored response for `url`.
+    public func removeResponse(for url: URL) { store.remove(CacheRules.cacheKey(for: url)) }
+
+    /// Bytes held now.
+    public var byteCount: Int { store.byteCount }
+}
+
+/// Where a response came from.
+public enum ResponseSource: Sendable, Hashable {
+    /// The server, with no help from the cache.
+    case network
+    /// The cache, fresh; no request was sent.
+    case cache
+    /// The cache, after the server confirmed it with 304 (Not Modified).
+    case revalidatedCache
+    /// The cache, stale: allowed by `max-stale` or served because the server could not be
+    /// reached (``CachePolicy/offlineFallback``, `stale-if-error`).
+    case staleCache
+}

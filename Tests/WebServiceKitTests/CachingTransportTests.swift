@@ -1,0 +1,74 @@
+import Foundation
+import WebServiceKit
+import WebServiceKitTesting
+import XCTest
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// The cache layer's behaviour with canned responses: fallback, failures, eviction.
+final class CachingTransportTests: XCTestCase {
+    private func client(_ stubs: StubTransport, memoryLimit: Int = 1 << 20) -> WebServiceClient {
+        let client = WebServiceClient(serviceRoot: URL(string: "https://api.example.com/")!, transport: stubs)
+        client.cache = HTTPCache(memoryLimit: memoryLimit)
+        return client
+    }
+
+    func testOfflineFallbackServesAStaleResponseWhenTheServerIsUnreachable() async throws {
+        let stubs = StubTransport()
+        let call = WebServiceCall<String>(relativePath: "news", cache: .offlineFallback)
+        stubs.stub(
+            call,
+            with: .init(headers: ["Cache-Control": "max-age=0", "Content-Type": "text/plain"], body: Data("v1".utf8)),
+            .failure(.notConnectedToInternet))
+        let client = client(stubs)
+        _ = try await client.response(for: call)
+        let offline = try await client.response(for: call)
+        XCTAssertEqual(offline.value, "v1")
+        XCTAssertEqual(offline.source, .staleCache)
+        let automatic = WebServiceCall<String>(relativePath: "news")
+        stubs.stub(automatic, with: .failure(.notConnectedToInternet))
+        do {
+            _ = try await client.response(for: automatic)
+            XCTFail("without the fallback policy a failure is a failure")
+        } catch {
+            guard case .transport = error else { return XCTFail("\(error)") }
+        }
+    }
+
+    func testAFailedTransferStoresNothing() async throws {
+        let stubs = StubTransport()
+        let call = WebServiceCall<Data>(relativePath: "big", cache: .maxAge(60))
+        stubs.stub(call, with: .failure(.networkConnectionLost), .init(body: Data("complete".utf8)))
+        let client = client(stubs)
+        _ = try? await client.response(for: call)
+        XCTAssertEqual(client.cache?.byteCount, 0, "a partial response never enters the cache")
+        let second = try await client.response(for: call)
+        XCTAssertEqual(second.source, .network)
+        let source1 = try await client.response(for: call).source
+        XCTAssertEqual(source1, .cache)
+    }
+
+    func testLeastRecentlyUsedResponsesAreEvictedPastTheLimit() async throws {
+        let stubs = StubTransport(fallback: .init(headers: ["Cache-Control": "max-age=60"], body: Data(count: 400)))
+        let client = client(stubs, memoryLimit: 1000)
+        for name in ["a", "b", "a", "c"] {
+            _ = try await client.response(for: WebServiceCall<Data>(relativePath: name))
+        }
+        XCTAssertLessThanOrEqual(client.cache?.byteCount ?? .max, 1000)
+        let source2 = try await client.response(for: WebServiceCall<Data>(relativePath: "a")).source
+        XCTAssertEqual(source2, .cache)
+        let source3 = try await client.response(for: WebServiceCall<Data>(relativePath: "b")).source
+        XCTAssertEqual(source3, .network)
+    }
+
+    func testCallsWithoutACacheAreUntouched() async throws {
+        let stubs = StubTransport(fallback: .init(headers: ["Cache-Control": "max-age=60"], body: Data("x".utf8)))
+        let client = WebServiceClient(serviceRoot: URL(string: "https://api.example.com/")!, transport: stubs)
+        _ = try await client.response(for: WebServiceCall<Data>(relativePath: "a"))
+        let source4 = try await client.response(for: WebServiceCall<Data>(relativePath: "a")).source
+        XCTAssertEqual(source4, .network)
+        XCTAssertEqual(stubs.requests.count, 2)
+    }
+}
