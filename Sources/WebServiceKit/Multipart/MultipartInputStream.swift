@@ -127,7 +127,9 @@ final class MultipartInputStream: InputStream {
         return count
     }
 
-    private static func read(_ handle: FileHandle, into buffer: UnsafeMutablePointer<UInt8>, maxLength: Int) throws -> Int {
+    private static func read(_ handle: FileHandle, into buffer: UnsafeMutablePointer<UInt8>, maxLength: Int) throws
+        -> Int
+    {
         while true {
             let count = Foundation.read(handle.fileDescriptor, buffer, maxLength)
             if count >= 0 { return count }
