@@ -72,3 +72,35 @@ final class CachingTransportTests: XCTestCase {
         XCTAssertEqual(stubs.requests.count, 2)
     }
 }
+
+final class CacheIdentifierTests: XCTestCase {
+    func testResponsesAreRemovedByIdentifierPrefix() async throws {
+        let stubs = StubTransport(fallback: .init(headers: ["Cache-Control": "max-age=600"], body: Data("p".utf8)))
+        let client = WebServiceClient(serviceRoot: URL(string: "https://api.example.com/")!, transport: stubs)
+        client.cache = HTTPCache()
+        let profile = WebServiceCall<Data>(relativePath: "users/%%0%%", cacheIdentifier: "user-%%0%%/profile")
+        let other = WebServiceCall<Data>(relativePath: "settings", cacheIdentifier: "settings")
+        for user in ["1", "2"] { _ = try await client.response(for: profile, user) }
+        _ = try await client.response(for: other)
+        client.cache?.removeResponses(identifiedBy: "user-1")
+        let user1 = try await client.response(for: profile, "1")
+        let user2 = try await client.response(for: profile, "2")
+        let settings = try await client.response(for: other)
+        XCTAssertEqual(user1.source, .network)
+        XCTAssertEqual(user2.source, .cache)
+        XCTAssertEqual(settings.source, .cache)
+        client.cache?.removeResponses(identifiedBy: "")
+        let afterAll = try await client.response(for: other)
+        XCTAssertEqual(afterAll.source, .network)
+    }
+
+    func testMalformedIdentifierTemplateIsAnInvalidCall() {
+        XCTAssertThrowsError(try WebServiceCall<Data>(relativePath: "a", cacheIdentifier: "user-%%x%%").validate())
+    }
+
+    func testHeaderWithTwoWildcardsAndANilConsumesBoth() async throws {
+        let call = WebServiceCall<Data>(relativePath: "h", headers: ["X-Pair": "%%0%%-%%1%%"])
+        let request = try await sentRequest(call, [Optional<String>.none, "b"]).get()
+        XCTAssertNil(request.value(forHTTPHeaderField: "X-Pair"))
+    }
+}

@@ -67,7 +67,7 @@ struct CachingTransport: WebServiceTransport {
             let entry = stored.entry.freshened(
                 with304Headers: response.headers, requestHeaders: cacheRequest.headers, requestTime: requestTime,
                 responseTime: responseTime)
-            let refreshed = StoredResponse(entry: entry, body: stored.body)
+            let refreshed = StoredResponse(entry: entry, body: stored.body, identifier: context.cacheIdentifier)
             cache.store.save(refreshed, for: key)
             return Self.response(
                 from: refreshed, age: CacheRules.currentAge(of: entry, now: responseTime), url: cacheRequest.url,
@@ -81,7 +81,8 @@ struct CachingTransport: WebServiceTransport {
                 method: cacheRequest.method, url: cacheRequest.url, requestHeaders: cacheRequest.headers,
                 status: status,
                 responseHeaders: response.headers, requestTime: requestTime, responseTime: responseTime)
-            cache.store.save(StoredResponse(entry: entry, body: response.body), for: key)
+            cache.store.save(
+                StoredResponse(entry: entry, body: response.body, identifier: context.cacheIdentifier), for: key)
         }
         return response
     }

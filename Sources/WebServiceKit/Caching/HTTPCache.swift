@@ -11,14 +11,20 @@ import Foundation
 /// What a call does with it is its descriptor's ``CachePolicy``. Only complete responses are
 /// stored; a body cut short by a transport failure never is.
 public final class HTTPCache: Sendable {
-    let store: MemoryCacheStore
+    let store: any CacheStorage
 
     /// Creates a cache that keeps up to `memoryLimit` bytes in memory (10 MiB by default),
     /// evicting the least recently used responses first.
     public init(memoryLimit: Int = 10 << 20) { store = MemoryCacheStore(byteLimit: memoryLimit) }
 
+    init(store: any CacheStorage) { self.store = store }
+
     /// Forgets every stored response.
     public func removeAll() { store.removeAll() }
+
+    /// Forgets every response stored by calls whose cache identifier starts with `prefix`
+    /// (ROAD's targeted invalidation; see ``CallDescriptor/cacheIdentifier``).
+    public func removeResponses(identifiedBy prefix: String) { store.removeResponses(identifiedBy: prefix) }
 
     /// Forgets the stored response for `url`.
     public func removeResponse(for url: URL) { store.remove(CacheRules.cacheKey(for: url)) }

@@ -1,17 +1,32 @@
 import Foundation
 
-/// A stored response: what the rules decide with, and the complete body.
+/// A stored response: what the rules decide with, the complete body, and the call's cache
+/// identifier (for invalidation by prefix).
 struct StoredResponse: Sendable {
     var entry: CacheEntry
     var body: Data
+    var identifier: String? = nil
 
     var byteCount: Int {
         body.count + entry.responseHeaders.fields.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count }
     }
 }
 
+/// Where an ``HTTPCache`` keeps responses. Implementations are safe to call from many threads,
+/// keep only complete responses, and treat anything they cannot read back as a miss.
+protocol CacheStorage: Sendable {
+    func response(for key: String) -> StoredResponse?
+    func save(_ response: StoredResponse, for key: String)
+    func remove(_ key: String)
+    /// Removes every response whose identifier starts with `prefix`.
+    func removeResponses(identifiedBy prefix: String)
+    func removeAll()
+    /// Bytes held now.
+    var byteCount: Int { get }
+}
+
 /// An in-memory store with a byte limit, evicting the least recently used responses first.
-final class MemoryCacheStore: Sendable {
+final class MemoryCacheStore: CacheStorage {
     private struct Slot {
         var response: StoredResponse
         var lastUse: UInt64
@@ -60,6 +75,15 @@ final class MemoryCacheStore: Sendable {
     func remove(_ key: String) {
         state.withLock { state in
             if let old = state.slots.removeValue(forKey: key) { state.bytes -= old.response.byteCount }
+        }
+    }
+
+    func removeResponses(identifiedBy prefix: String) {
+        state.withLock { state in
+            for (key, slot) in state.slots where slot.response.identifier?.hasPrefix(prefix) ?? false {
+                state.slots[key] = nil
+                state.bytes -= slot.response.byteCount
+            }
         }
     }
 

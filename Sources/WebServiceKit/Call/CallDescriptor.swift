@@ -32,6 +32,10 @@ public struct CallDescriptor: Sendable {
     public let timeout: TimeInterval?
     /// How the call uses the HTTP cache.
     public let cache: CachePolicy
+    /// A name for the responses this call stores, with `%%N%%` wildcards (`"user-%%0%%"`), so
+    /// that ``HTTPCache/removeResponses(identifiedBy:)`` can drop them by prefix (ROAD's cache
+    /// identifiers).
+    public let cacheIdentifier: String?
     /// The index of the argument that is a ``ProgressHandler`` (ROAD's `progressBlockParameter`).
     public let progressParameter: Int?
     /// Builds the URL from arguments of its own kind (OData).
@@ -53,7 +57,8 @@ public struct CallDescriptor: Sendable {
         name: String?, method: HTTPMethod, relativePath: String, headers: [String: String],
         successCodes: StatusCodes?, overridesClientSuccessCodes: Bool, serializationRoot: String?,
         supportsSerializationRoot: Bool, requestSerializer: (any RequestSerializer)?, bodyCharset: Charset,
-        bodyParameter: Int?, timeout: TimeInterval?, cache: CachePolicy, progressParameter: Int?,
+        bodyParameter: Int?, timeout: TimeInterval?, cache: CachePolicy, cacheIdentifier: String?,
+        progressParameter: Int?,
         urlBuilder: (any URLBuilder)?, errorHandler: (any ResponseErrorHandler)?, multipartBoundary: String?,
         logLevel: LogLevel?
     ) {
@@ -70,6 +75,7 @@ public struct CallDescriptor: Sendable {
         self.bodyParameter = bodyParameter
         self.timeout = timeout
         self.cache = cache
+        self.cacheIdentifier = cacheIdentifier
         self.progressParameter = progressParameter
         self.urlBuilder = urlBuilder
         self.errorHandler = errorHandler
@@ -80,6 +86,7 @@ public struct CallDescriptor: Sendable {
                 method: method, relativePath: relativePath, headers: headers, serializationRoot: serializationRoot,
                 supportsSerializationRoot: supportsSerializationRoot, bodyParameter: bodyParameter,
                 progressParameter: progressParameter, multipartBoundary: multipartBoundary, timeout: timeout,
+                cacheIdentifier: cacheIdentifier,
                 successCodes: successCodes, overridesClientSuccessCodes: overridesClientSuccessCodes)
         }
     }
@@ -112,17 +119,20 @@ struct CompiledCall: Sendable {
     let url: URLTemplate
     let headers: [HeaderTemplate]
     let serializationRoot: [String]?
+    let cacheIdentifier: Template?
 
     init(
         method: HTTPMethod, relativePath: String, headers: [String: String], serializationRoot: String?,
         supportsSerializationRoot: Bool, bodyParameter: Int?, progressParameter: Int?, multipartBoundary: String?,
-        timeout: TimeInterval?, successCodes: StatusCodes?, overridesClientSuccessCodes: Bool
+        timeout: TimeInterval?, cacheIdentifier: String?, successCodes: StatusCodes?,
+        overridesClientSuccessCodes: Bool
     ) throws(WebServiceError) {
         guard method.isValidToken else {
             throw .invalidCall("method \"\(method.rawValue)\" is not a valid HTTP token (RFC 9110 §9.1)")
         }
         do {
             url = try URLTemplate.parse(relativePath)
+            self.cacheIdentifier = try cacheIdentifier.map { (text) throws(TemplateError) in try Template.parse(text) }
             self.headers = try headers.sorted { $0.key < $1.key }.map { (name, value) throws(TemplateError) in
                 HeaderTemplate(name: name, value: try Template.parse(value))
             }

@@ -49,6 +49,7 @@ public struct WebServiceCall<Response: Sendable>: Sendable {
     ///     sends the first argument that nothing else uses.
     ///   - timeout: Seconds before the call fails with a timeout; `nil` uses the client's.
     ///   - cache: How the call uses the HTTP cache.
+    ///   - cacheIdentifier: A name, with wildcards, for the responses the call stores.
     ///   - progressParameter: The argument that is a ``ProgressHandler``.
     ///   - urlBuilder: Builds the URL from arguments of its own kind.
     ///   - errorHandler: Turns responses into the service's own errors.
@@ -68,6 +69,7 @@ public struct WebServiceCall<Response: Sendable>: Sendable {
         bodyParameter: Int? = nil,
         timeout: TimeInterval? = nil,
         cache: CachePolicy = .automatic,
+        cacheIdentifier: String? = nil,
         progressParameter: Int? = nil,
         urlBuilder: (any URLBuilder)? = nil,
         errorHandler: (any ResponseErrorHandler)? = nil,
@@ -80,7 +82,8 @@ public struct WebServiceCall<Response: Sendable>: Sendable {
             overridesClientSuccessCodes: overridesClientSuccessCodes, serializationRoot: serializationRoot,
             supportsSerializationRoot: serializer.supportsSerializationRoot, requestSerializer: requestSerializer,
             bodyCharset: bodyCharset, bodyParameter: bodyParameter, timeout: timeout, cache: cache,
-            progressParameter: progressParameter, urlBuilder: urlBuilder, errorHandler: errorHandler,
+            cacheIdentifier: cacheIdentifier, progressParameter: progressParameter, urlBuilder: urlBuilder,
+            errorHandler: errorHandler,
             multipartBoundary: multipartBoundary, logLevel: logLevel)
     }
 }
@@ -103,6 +106,7 @@ extension WebServiceCall where Response: Decodable {
         bodyParameter: Int? = nil,
         timeout: TimeInterval? = nil,
         cache: CachePolicy = .automatic,
+        cacheIdentifier: String? = nil,
         progressParameter: Int? = nil,
         urlBuilder: (any URLBuilder)? = nil,
         errorHandler: (any ResponseErrorHandler)? = nil,
@@ -113,7 +117,8 @@ extension WebServiceCall where Response: Decodable {
             name: name, method: method, relativePath: relativePath, headers: headers, successCodes: successCodes,
             overridesClientSuccessCodes: overridesClientSuccessCodes, serializer: Self.defaultSerializer(),
             serializationRoot: serializationRoot, requestSerializer: requestSerializer, bodyCharset: bodyCharset,
-            bodyParameter: bodyParameter, timeout: timeout, cache: cache, progressParameter: progressParameter,
+            bodyParameter: bodyParameter, timeout: timeout, cache: cache, cacheIdentifier: cacheIdentifier,
+            progressParameter: progressParameter,
             urlBuilder: urlBuilder, errorHandler: errorHandler, multipartBoundary: multipartBoundary, logLevel: logLevel
         )
     }

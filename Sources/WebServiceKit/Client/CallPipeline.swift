@@ -23,7 +23,9 @@ extension WebServiceClient {
             let exchange = try await Exchange(
                 descriptor: descriptor, interceptors: interceptors, provider: settings.authenticationProvider,
                 transport: settings.cache.map { CachingTransport(base: transport, cache: $0) } ?? transport,
-                context: TransportContext(call: descriptor, uploadLength: uploadLength, progress: progress),
+                context: TransportContext(
+                    call: descriptor, uploadLength: uploadLength, progress: progress,
+                    cacheIdentifier: prepared.cacheIdentifier),
                 maximumRedirects: settings.maximumRedirects, body: prepared.streamedBody
             ).run(prepared.request)
             let response = try ResponseValidator(call: call, compiled: compiled, settings: settings).validate(

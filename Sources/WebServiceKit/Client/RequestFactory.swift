@@ -10,6 +10,8 @@ struct PreparedRequest {
     var progress: ProgressHandler?
     /// A streamed body, attached anew to each send; in-memory bodies are on `request` already.
     var streamedBody: RequestBody?
+    /// The rendered `cacheIdentifier`, if the descriptor has one.
+    var cacheIdentifier: String?
 }
 
 /// The client's defaults that building a request needs.
@@ -61,6 +63,9 @@ struct RequestFactory {
             timeoutInterval: descriptor.timeout ?? defaults.timeout)
         request.httpMethod = descriptor.method.rawValue
         var headers = try buildHeaders(&binder)
+        let cacheIdentifier = try compiled.cacheIdentifier.flatMap { template throws(WebServiceError) in
+            try renderText(template, place: "cacheIdentifier", binder: &binder)
+        }
         var streamedBody: RequestBody?
         var bound = try bindMultipart(&binder)
         if bound == nil { bound = try bindBody(&binder) }
@@ -78,7 +83,8 @@ struct RequestFactory {
         try HeaderValidation.check(headers)
         // One assignment: each setValue(forHTTPHeaderField:) costs about 1 µs on Linux.
         request.allHTTPHeaderFields = headers
-        return PreparedRequest(request: request, progress: progress, streamedBody: streamedBody)
+        return PreparedRequest(
+            request: request, progress: progress, streamedBody: streamedBody, cacheIdentifier: cacheIdentifier)
     }
 
     private func bindProgress(_ binder: inout ArgumentBinder) throws(WebServiceError) -> ProgressHandler? {
@@ -194,6 +200,29 @@ struct RequestFactory {
         }
     }
 
+    /// Renders a template whose wildcards take plain text (header values, cache identifiers);
+    /// `nil` when a `nil` argument drops it.
+    private func renderText(_ template: Template, place: String, binder: inout ArgumentBinder)
+        throws(WebServiceError) -> String?
+    {
+        var value = ""
+        var dropped = false
+        for part in template.parts {
+            switch part {
+            case .literal(let literal): value += literal
+            case .argument(let index):
+                // Every wildcard is consumed, even after a nil has dropped the value.
+                switch try binder.wildcard(index, in: place) {
+                case .text(let text): value += text
+                case .absent: dropped = true
+                case .preEncodedPath, .list:
+                    throw .invalidArguments(index: index, reason: "\(place) takes a single text value")
+                }
+            }
+        }
+        return dropped ? nil : value
+    }
+
     // MARK: Headers
 
     private func buildHeaders(_ binder: inout ArgumentBinder) throws(WebServiceError) -> [String: String] {
@@ -203,22 +232,9 @@ struct RequestFactory {
             if let existing = headers.keys.first(where: { $0.caseInsensitiveEquals(header.name) }) {
                 headers[existing] = nil
             }
-            var value = ""
-            var dropped = false
-            for part in header.value.parts {
-                switch part {
-                case .literal(let literal): value += literal
-                case .argument(let index):
-                    switch try binder.wildcard(index, in: "header \(header.name)") {
-                    case .text(let text): value += text
-                    case .absent: dropped = true
-                    case .preEncodedPath, .list:
-                        throw .invalidArguments(
-                            index: index, reason: "header \(header.name) takes a single text value")
-                    }
-                }
+            if let value = try renderText(header.value, place: "header \(header.name)", binder: &binder) {
+                headers[header.name] = value
             }
-            if !dropped { headers[header.name] = value }
         }
         return headers
     }

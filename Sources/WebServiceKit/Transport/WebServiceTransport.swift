@@ -37,6 +37,8 @@ public struct TransportContext: Sendable {
     /// The body's length, when the client knows it.
     public let uploadLength: Int64?
     let progress: ProgressReporter?
+    /// The call's rendered cache identifier, stored with its responses.
+    var cacheIdentifier: String? = nil
 
     /// Tells the call's progress handler, if it has one, how many body bytes were sent so far.
     /// Transports call it as they go; coalescing and delivery on the callback queue happen here.
