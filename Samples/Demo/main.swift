@@ -118,4 +118,9 @@ await demonstrate(
 section("multipart upload with progress: a 4 MiB file and a text field")
 await demonstrateUpload(client: client)
 
+// 10. The RFC 9111 cache: a fresh response is served without a request, a stale one is
+// revalidated with a conditional request (304).
+section("HTTP cache: the second call of each pair comes from the cache")
+await demonstrateCache(root: client.serviceRoot)
+
 print("\ndone")
