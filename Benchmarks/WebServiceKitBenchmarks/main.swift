@@ -13,3 +13,4 @@ print("WebServiceKit benchmarks (release build, ratios against baselines measure
 let requestBuilding = RequestBuildingBenchmark.comparison()
 requestBuilding.report(requestBuilding.run())
 MultipartUploadBenchmark.run()
+CacheHitBenchmark.run()

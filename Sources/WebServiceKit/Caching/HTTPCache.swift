@@ -17,6 +17,21 @@ public final class HTTPCache: Sendable {
     /// evicting the least recently used responses first.
     public init(memoryLimit: Int = 10 << 20) { store = MemoryCacheStore(byteLimit: memoryLimit) }
 
+    /// Creates a cache that keeps up to `diskLimit` bytes (50 MiB by default) in files in
+    /// `directory`, evicting the least recently used responses first. What it stores survives
+    /// the process: a cache created later on the same directory serves it.
+    ///
+    /// The directory and its parents are created if needed; the directory gets permissions
+    /// `0700` and each response file `0600`. Give each cache a directory of its own, such as one
+    /// under the app's caches directory. A file that cannot be read back is a miss, and one that
+    /// cannot be written (disk full, say) is simply not stored.
+    ///
+    /// - Throws: The file system's error when the directory cannot be created, is not a
+    ///   directory, or its permissions cannot be set.
+    public init(directory: URL, diskLimit: Int = 50 << 20) throws {
+        store = try DiskCacheStore(directory: directory, byteLimit: diskLimit)
+    }
+
     init(store: any CacheStorage) { self.store = store }
 
     /// Forgets every stored response.

@@ -1,0 +1,266 @@
+import Foundation
+
+/// A store in one directory, one file per response (``DiskCacheFormat``), with a byte limit,
+/// evicting the least recently used responses first. The default store of apps: what it keeps
+/// survives the process.
+///
+/// - Files are named by the SHA-256 of the key, written to a temporary file in the same directory
+///   and renamed into place, so a reader sees a whole response or none. The directory is `0700`
+///   and every file `0600`.
+/// - At creation the store lists the directory, so a new process sees what earlier ones stored;
+///   the order of use is that of the files' modification times, which a hit refreshes.
+/// - A file that is truncated, of another format version, or unreadable is a miss and is
+///   deleted. A write that fails (directory gone or unwritable, disk full) stores nothing and is
+///   otherwise ignored.
+/// - ``byteCount`` is the size of the files, metadata included.
+///
+/// One store per directory at a time: a store knows only the files it listed or wrote.
+final class DiskCacheStore: CacheStorage {
+    private enum Identifier {
+        /// The file was listed at creation and has not been read since.
+        case unread
+        case known(String?)
+    }
+
+    private struct Item {
+        var byteCount: Int
+        var lastUse: UInt64
+        var identifier: Identifier
+    }
+
+    private struct State {
+        /// By file name.
+        var items: [String: Item] = [:]
+        var bytes = 0
+        var clock: UInt64 = 0
+    }
+
+    /// The directory the files are in.
+    let directory: URL
+    /// The most bytes (whole files) kept at once.
+    let byteLimit: Int
+    private let directoryPath: String
+    private let state: Locked<State>
+
+    /// Opens the store in `directory`, creating it (and its parents) with permissions `0700`, or
+    /// setting them on an existing one, and lists the responses stored there.
+    ///
+    /// - Throws: The file system's error when the directory cannot be created, is not a
+    ///   directory, or its permissions cannot be set.
+    init(directory: URL, byteLimit: Int) throws {
+        self.directory = directory.standardizedFileURL
+        self.byteLimit = max(0, byteLimit)
+        directoryPath = self.directory.path
+        try Self.prepareDirectory(directoryPath)
+        state = Locked(Self.scan(directoryPath))
+        state.withLock { evict(&$0) }
+    }
+
+    // MARK: CacheStorage
+
+    func response(for key: String) -> StoredResponse? {
+        let name = Self.fileName(for: key)
+        return state.withLock { state in
+            guard let item = state.items[name] else { return nil }
+            let filePath = path(of: name)
+            guard let file = FileManager.default.contents(atPath: filePath),
+                let response = DiskCacheFormat.decode(file, key: key)
+            else {
+                discard(name, &state)
+                return nil
+            }
+            state.clock += 1
+            state.items[name] = Item(
+                byteCount: file.count, lastUse: state.clock, identifier: .known(response.identifier))
+            state.bytes += file.count - item.byteCount
+            // The order of use outlives the process: the next one sorts by modification time.
+            _ = utimes(filePath, nil)
+            return response
+        }
+    }
+
+    /// Stores `response`; one whose file would be larger than the whole limit is not kept, and
+    /// neither is one that cannot be written. Either way an older response for `key` is gone.
+    func save(_ response: StoredResponse, for key: String) {
+        let name = Self.fileName(for: key)
+        // Encoding and writing happen outside the lock; only the rename and the index need it.
+        let file = DiskCacheFormat.encode(response, key: key).flatMap { $0.count <= byteLimit ? $0 : nil }
+        let temporary = file.flatMap(writeTemporaryFile)
+        state.withLock { state in
+            guard let file, let temporary else {
+                discard(name, &state)
+                return
+            }
+            guard rename(temporary, path(of: name)) == 0 else {
+                unlink(temporary)
+                discard(name, &state)
+                return
+            }
+            state.bytes -= state.items[name]?.byteCount ?? 0
+            state.clock += 1
+            state.items[name] = Item(
+                byteCount: file.count, lastUse: state.clock, identifier: .known(response.identifier))
+            state.bytes += file.count
+            evict(&state)
+        }
+    }
+
+    func remove(_ key: String) {
+        let name = Self.fileName(for: key)
+        state.withLock { discard(name, &$0) }
+    }
+
+    func removeResponses(identifiedBy prefix: String) {
+        state.withLock { state in
+            for (name, item) in state.items {
+                let identifier: String?
+                switch item.identifier {
+                case .known(let known): identifier = known
+                case .unread:
+                    guard let metadata = readMetadata(name) else {
+                        discard(name, &state)
+                        continue
+                    }
+                    identifier = metadata.identifier
+                    state.items[name]?.identifier = .known(identifier)
+                }
+                if identifier?.hasPrefix(prefix) ?? false { discard(name, &state) }
+            }
+        }
+    }
+
+    /// Deletes every response file in the directory, those of other processes included.
+    func removeAll() {
+        state.withLock { state in
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: directoryPath)) ?? []
+            for name in Set(names.filter(Self.isEntryName)).union(state.items.keys) { unlink(path(of: name)) }
+            state = State()
+        }
+    }
+
+    /// Bytes held now: the sizes of the files.
+    var byteCount: Int { state.current.bytes }
+
+    // MARK: Files
+
+    /// The name of the file for `key`: its SHA-256, in hexadecimal.
+    static func fileName(for key: String) -> String { SHA256.hexDigest(key) }
+
+    /// The path of the file for `key`.
+    func path(for key: String) -> String { path(of: Self.fileName(for: key)) }
+
+    private func path(of name: String) -> String { directoryPath + "/" + name }
+
+    private static func isEntryName(_ name: String) -> Bool {
+        name.utf8.count == 64 && name.utf8.allSatisfy { (48...57).contains($0) || (97...102).contains($0) }
+    }
+
+    private static let temporaryPrefix = ".wskc-"
+
+    /// Creates the directory with permissions `0700`, or sets them on an existing one.
+    private static func prepareDirectory(_ path: String) throws {
+        let manager = FileManager.default
+        try manager.createDirectory(
+            atPath: path, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        var isDirectory: ObjCBool = false
+        guard manager.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw CocoaError(.fileWriteFileExists, userInfo: [NSFilePathErrorKey: path])
+        }
+        try manager.setAttributes([.posixPermissions: 0o700], ofItemAtPath: path)
+    }
+
+    /// The responses in the directory, in the order of their modification times; temporary files
+    /// left by a process that stopped writing more than an hour ago are deleted.
+    private static func scan(_ directoryPath: String) -> State {
+        let manager = FileManager.default
+        guard let names = try? manager.contentsOfDirectory(atPath: directoryPath) else { return State() }
+        var found: [(name: String, size: Int, modified: Date)] = []
+        for name in names {
+            let path = directoryPath + "/" + name
+            guard let attributes = try? manager.attributesOfItem(atPath: path),
+                attributes[.type] as? FileAttributeType == .typeRegular,
+                let size = (attributes[.size] as? NSNumber)?.intValue,
+                let modified = attributes[.modificationDate] as? Date
+            else { continue }
+            if isEntryName(name) {
+                found.append((name, size, modified))
+            } else if name.hasPrefix(temporaryPrefix), modified.timeIntervalSinceNow < -3600 {
+                unlink(path)
+            }
+        }
+        var state = State()
+        for file in found.sorted(by: { ($0.modified, $0.name) < ($1.modified, $1.name) }) {
+            state.clock += 1
+            state.items[file.name] = Item(byteCount: file.size, lastUse: state.clock, identifier: .unread)
+            state.bytes += file.size
+        }
+        return state
+    }
+
+    /// Writes `file` to a new temporary file (`0600`) in the directory and returns its path, or
+    /// `nil` when it could not be written whole. A directory deleted since is created again.
+    private func writeTemporaryFile(_ file: Data) -> String? {
+        let temporaryPath = path(of: Self.temporaryPrefix + UUID().uuidString)
+        if Self.write(file, to: temporaryPath) { return temporaryPath }
+        guard errno == ENOENT, (try? Self.prepareDirectory(directoryPath)) != nil else { return nil }
+        return Self.write(file, to: temporaryPath) ? temporaryPath : nil
+    }
+
+    /// Creates the file at `path` with permissions `0600` and writes `data` to it; on failure
+    /// nothing is left at `path` and `errno` tells why.
+    private static func write(_ data: Data, to path: String) -> Bool {
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { return false }
+        // open's mode is filtered by the umask; 0600 is set whatever the umask.
+        var written = fchmod(descriptor, 0o600) == 0
+        if written {
+            written = data.withUnsafeBytes { buffer in
+                var offset = 0
+                while offset < buffer.count {
+                    let count = Foundation.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+                    if count < 0 {
+                        if errno == EINTR { continue }
+                        return false
+                    }
+                    offset += count
+                }
+                return true
+            }
+        }
+        let failure = errno
+        if close(descriptor) != 0 { written = false }
+        if !written {
+            unlink(path)
+            errno = failure
+        }
+        return written
+    }
+
+    /// The metadata of the file `name`, read without its body, or `nil` when it is unreadable.
+    private func readMetadata(_ name: String) -> DiskCacheFormat.Metadata? {
+        guard let handle = FileHandle(forReadingAtPath: path(of: name)) else { return nil }
+        defer { try? handle.close() }
+        guard let head = try? handle.read(upToCount: DiskCacheFormat.headerByteCount),
+            let header = DiskCacheFormat.header(of: head),
+            let metadata = try? handle.read(upToCount: header.metadataByteCount)
+        else { return nil }
+        return DiskCacheFormat.metadata(in: head + metadata, header: header, key: nil)
+    }
+
+    // MARK: Index
+
+    /// Deletes the file `name` and forgets it.
+    private func discard(_ name: String, _ state: inout State) {
+        unlink(path(of: name))
+        if let item = state.items.removeValue(forKey: name) { state.bytes -= item.byteCount }
+    }
+
+    /// Deletes the least recently used files until the rest fit the limit.
+    private func evict(_ state: inout State) {
+        guard state.bytes > byteLimit else { return }
+        for (name, _) in state.items.sorted(by: { $0.value.lastUse < $1.value.lastUse }) {
+            guard state.bytes > byteLimit else { break }
+            discard(name, &state)
+        }
+    }
+}
