@@ -84,6 +84,20 @@ final class HTTPBinCacheTests: XCTestCase {
         XCTAssertEqual(wire.requests, 4)
     }
 
+    /// RFC 9111 §4.1: the stored response is reused only for requests with the same nominated fields.
+    func testVarySelectsByTheNominatedRequestHeader() async throws {
+        let (client, wire) = try client()
+        let call = WebServiceCall<Data>(
+            relativePath: "response-headers?Cache-Control=max-age%3D60&Vary=X-Variant", headers: ["X-Variant": "%%0%%"])
+        let first = try await client.response(for: call, "blue")
+        let again = try await client.response(for: call, "blue")
+        let other = try await client.response(for: call, "red")
+        XCTAssertEqual(first.headers["Vary"], "X-Variant")
+        XCTAssertEqual(again.source, .cache)
+        XCTAssertEqual(other.source, .network)
+        XCTAssertEqual(wire.requests, 2)
+    }
+
     func testForceCacheWithNothingStoredIs504() async throws {
         let (client, wire) = try client()
         let call = WebServiceCall<Data>(relativePath: "cache/60", cache: .forceCache)

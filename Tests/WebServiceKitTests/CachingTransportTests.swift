@@ -104,3 +104,42 @@ final class CacheIdentifierTests: XCTestCase {
         XCTAssertNil(request.value(forHTTPHeaderField: "X-Pair"))
     }
 }
+
+/// RFC 9111 §4.3.5: HEAD responses update a stored GET.
+final class HeadUpdatesGetTests: XCTestCase {
+    private func client(_ stubs: StubTransport) -> WebServiceClient {
+        let client = WebServiceClient(serviceRoot: URL(string: "https://api.example.com/")!, transport: stubs)
+        client.cache = HTTPCache()
+        return client
+    }
+
+    private let get = WebServiceCall<Data>(relativePath: "doc")
+    private let head = WebServiceCall<EmptyResponse>(method: .head, relativePath: "doc")
+
+    func testMatchingHeadFreshensTheStoredHeaders() async throws {
+        let stubs = StubTransport()
+        stubs.stub(get, with: .init(headers: ["Cache-Control": "max-age=600", "ETag": "\"a\""], body: Data("v1".utf8)))
+        stubs.stub(head, with: .init(headers: ["Cache-Control": "max-age=600", "ETag": "\"a\"", "X-Note": "fresh"]))
+        let client = client(stubs)
+        _ = try await client.response(for: get)
+        _ = try await client.response(for: head)
+        let cached = try await client.response(for: get)
+        XCTAssertEqual(cached.source, .cache)
+        XCTAssertEqual(cached.body, Data("v1".utf8))
+        XCTAssertEqual(cached.headers["X-Note"], "fresh")
+    }
+
+    func testHeadWithOtherValidatorsDropsTheStoredResponse() async throws {
+        let stubs = StubTransport()
+        stubs.stub(
+            get, with: .init(headers: ["Cache-Control": "max-age=600", "ETag": "\"a\""], body: Data("v1".utf8)),
+            .init(headers: ["Cache-Control": "max-age=600", "ETag": "\"b\""], body: Data("v2".utf8)))
+        stubs.stub(head, with: .init(headers: ["ETag": "\"b\""]))
+        let client = client(stubs)
+        _ = try await client.response(for: get)
+        _ = try await client.response(for: head)
+        let next = try await client.response(for: get)
+        XCTAssertEqual(next.source, .network)
+        XCTAssertEqual(next.body, Data("v2".utf8))
+    }
+}

@@ -73,6 +73,20 @@ struct CachingTransport: WebServiceTransport {
                 from: refreshed, age: CacheRules.currentAge(of: entry, now: responseTime), url: cacheRequest.url,
                 source: .revalidatedCache)
         }
+        if cacheRequest.method == .head, status == 200, let stored, stored.entry.method == .get {
+            // RFC 9111 §4.3.5: a HEAD answer freshens the stored GET when its validators match;
+            // otherwise the stored response is out of date, and is dropped.
+            if CacheRules.headResponseFreshens(stored.entry, headResponseHeaders: response.headers) {
+                let entry = stored.entry.freshened(
+                    with304Headers: response.headers, requestHeaders: cacheRequest.headers, requestTime: requestTime,
+                    responseTime: responseTime)
+                cache.store.save(
+                    StoredResponse(entry: entry, body: stored.body, identifier: stored.identifier), for: key)
+            } else {
+                cache.store.remove(key)
+            }
+            return response
+        }
         if CacheRules.isStorable(
             method: cacheRequest.method, requestHeaders: cacheRequest.headers, status: status,
             responseHeaders: response.headers)
