@@ -43,8 +43,11 @@ struct Exchange {
             }
             var response: TransportResponse
             do throws(WebServiceError) {
-                // Interceptors and providers may have added fields since the factory checked them.
-                try HeaderValidation.check(sending.allHTTPHeaderFields ?? [:])
+                // Interceptors and providers may have added fields since the factory checked them;
+                // without either, the factory's check stands.
+                if !interceptors.isEmpty || provider != nil {
+                    try HeaderValidation.check(sending.allHTTPHeaderFields ?? [:])
+                }
                 if Task.isCancelled { throw .cancelled(reason: nil) }
                 try body?.attach(to: &sending, sendCount: sendCount)
                 sendCount += 1
