@@ -123,4 +123,10 @@ await demonstrateUpload(client: client)
 section("HTTP cache: the second call of each pair comes from the cache")
 await demonstrateCache(root: client.serviceRoot)
 
+// 11. OData: a typed query with a filter, nested expand and count; paging; a typed error.
+if let text = ProcessInfo.processInfo.environment["WEBSERVICEKIT_ODATA_URL"], let odataRoot = URL(string: text) {
+    section("OData: typed query, server-driven paging, typed error")
+    await demonstrateOData(root: odataRoot)
+}
+
 print("\ndone")

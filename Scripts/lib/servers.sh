@@ -10,6 +10,7 @@ SERVER_LOG_DIR="${TMPDIR:-/tmp}/webservicekit-servers.$$"
 log() { printf '[%s] %s\n' "$(basename "$0")" "$*" >&2; }
 
 MULTIPART_VENV="$REPO_ROOT/.venv-multipart"
+ODATA_VENV="$REPO_ROOT/.venv-odata"
 
 # Creates virtual environment $1 from requirements file $2 when missing or when the file changed.
 make_venv() {
@@ -36,6 +37,11 @@ ensure_multipart_venv() {
     make_venv "$MULTIPART_VENV" "$REPO_ROOT/Tests/Servers/requirements-multipart.txt"
 }
 
+# The OData fixture's environment: odatapy, pinned in Tests/Servers/requirements-odata.txt.
+ensure_odata_venv() {
+    make_venv "$ODATA_VENV" "$REPO_ROOT/Tests/Servers/requirements-odata.txt"
+}
+
 # Prints a TCP port that is free on 127.0.0.1 now.
 free_port() {
     "$VENV/bin/python" -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()'
@@ -56,35 +62,44 @@ wait_for_url() {
     return 1
 }
 
-# Starts an httpbin on a free port of 127.0.0.1 and exports its URL in the variable named $1
-# (WEBSERVICEKIT_HTTPBIN_URL by default). A second one, on another port, is another origin.
-start_httpbin() {
-    local variable=${1:-WEBSERVICEKIT_HTTPBIN_URL}
-    local name
+# Starts a server on a free port of 127.0.0.1: runs the command after the first three arguments,
+# with @PORT@ in its arguments replaced by the port, logs to a file of its own, exports
+# http://127.0.0.1:PORT/$2 in the variable named $1, and waits until path $3 answers.
+start_server() {
+    local variable=$1 root_path=$2 ready_path=$3
+    shift 3
+    local name port
     name=$(echo "$variable" | tr 'A-Z' 'a-z')
     mkdir -p "$SERVER_LOG_DIR"
-    local port
     port=$(free_port)
-    # gthread workers: concurrent tests and slow endpoints (/delay) do not block one another.
-    "$VENV/bin/gunicorn" --bind "127.0.0.1:$port" --worker-class gthread --workers 1 --threads 48 \
-        --timeout 120 httpbin:app >"$SERVER_LOG_DIR/$name.log" 2>&1 &
+    "${@//@PORT@/$port}" >"$SERVER_LOG_DIR/$name.log" 2>&1 &
     SERVER_PIDS+=($!)
-    export "$variable=http://127.0.0.1:$port/"
-    wait_for_url "http://127.0.0.1:$port/get" "$name"
-    log "httpbin at http://127.0.0.1:$port/ ($variable)"
+    export "$variable=http://127.0.0.1:$port/$root_path"
+    wait_for_url "http://127.0.0.1:$port/$ready_path" "$name"
+    log "$name at http://127.0.0.1:$port/$root_path"
+}
+
+# Starts an httpbin and exports its URL in the variable named $1 (WEBSERVICEKIT_HTTPBIN_URL by
+# default). A second one, on another port, is another origin.
+start_httpbin() {
+    # gthread workers: concurrent tests and slow endpoints (/delay) do not block one another.
+    start_server "${1:-WEBSERVICEKIT_HTTPBIN_URL}" "" get \
+        "$VENV/bin/gunicorn" --bind "127.0.0.1:@PORT@" --worker-class gthread --workers 1 --threads 48 \
+        --timeout 120 httpbin:app
 }
 
 # Starts the strict multipart echo server and exports WEBSERVICEKIT_MULTIPART_URL.
 start_multipart_echo() {
-    mkdir -p "$SERVER_LOG_DIR"
-    local port
-    port=$(free_port)
-    "$MULTIPART_VENV/bin/python" "$REPO_ROOT/Tests/Servers/multipart_echo.py" "$port" \
-        >"$SERVER_LOG_DIR/multipart.log" 2>&1 &
-    SERVER_PIDS+=($!)
-    export WEBSERVICEKIT_MULTIPART_URL="http://127.0.0.1:$port/"
-    wait_for_url "$WEBSERVICEKIT_MULTIPART_URL" multipart
-    log "strict multipart parser at $WEBSERVICEKIT_MULTIPART_URL"
+    start_server WEBSERVICEKIT_MULTIPART_URL "" "" \
+        "$MULTIPART_VENV/bin/python" "$REPO_ROOT/Tests/Servers/multipart_echo.py" @PORT@
+}
+
+# Starts the in-memory OData v4.01 service (Tests/Servers/odata_fixture.py) and exports its
+# service root, http://127.0.0.1:PORT/odata/, in the variable named $1 (WEBSERVICEKIT_ODATA_URL
+# by default).
+start_odata_fixture() {
+    start_server "${1:-WEBSERVICEKIT_ODATA_URL}" odata/ 'odata/$metadata' \
+        "$ODATA_VENV/bin/python" "$REPO_ROOT/Tests/Servers/odata_fixture.py" @PORT@
 }
 
 stop_servers() {

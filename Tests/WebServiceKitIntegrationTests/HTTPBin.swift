@@ -24,6 +24,11 @@ enum HTTPBin {
         try serverURL("WEBSERVICEKIT_MULTIPART_URL", file: file, line: line)
     }
 
+    /// The OData v4 fixture service (PyPI `odatapy`), its service root.
+    static func odataURL(file: StaticString = #filePath, line: UInt = #line) throws -> URL {
+        try serverURL("WEBSERVICEKIT_ODATA_URL", file: file, line: line)
+    }
+
     private static func serverURL(_ variable: String, file: StaticString, line: UInt) throws -> URL {
         let environment = ProcessInfo.processInfo.environment
         if let text = environment[variable], let url = URL(string: text) {

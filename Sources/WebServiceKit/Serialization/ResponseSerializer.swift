@@ -10,6 +10,17 @@ public struct ResponseContext: Sendable {
     public let serializationRoot: [String]?
     /// The client's JSON decoder, used by serializers that were not given one.
     public let defaultJSONDecoder: JSONDecoder
+
+    /// Creates a context, for testing a serializer or an error handler on its own.
+    public init(
+        statusCode: Int, headers: HTTPHeaders = [:], serializationRoot: [String]? = nil,
+        defaultJSONDecoder: JSONDecoder = JSONDecoder()
+    ) {
+        self.statusCode = statusCode
+        self.headers = headers
+        self.serializationRoot = serializationRoot
+        self.defaultJSONDecoder = defaultJSONDecoder
+    }
 }
 
 /// Turns a response body into the call's `Response` value.
