@@ -8,6 +8,9 @@ import Foundation
 if let exitCode = MultipartUploadBenchmark.childExitCode(for: CommandLine.arguments) {
     exit(exitCode)
 }
+if let exitCode = RawURLSessionUpload.childExitCode(for: CommandLine.arguments) {
+    exit(exitCode)
+}
 
 print("WebServiceKit benchmarks (release build, ratios against baselines measured in this run)")
 let requestBuilding = RequestBuildingBenchmark.comparison()
