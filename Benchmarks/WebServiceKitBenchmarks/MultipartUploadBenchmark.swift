@@ -133,18 +133,20 @@ enum MultipartUploadBenchmark {
         // (chunked): plain `curl -F` sends a Content-Length, and nginx's page-aligned writes of such
         // bodies make that baseline bimodal on some VMs (see Docs/Performance.md). It is printed too.
         report(title: title, size: size, library: libraryRuns, curl: chunkedCurlRuns, baseline: baselineRuns)
-        func throughput(_ run: Upload) -> Double { mebibytes(size) / run.transferSeconds }
-        let plainRatios = zip(libraryRuns, curlRuns).map { throughput($0) / throughput($1) }
-        print(
-            String(
-                format: "    plain curl -F (Content-Length), information only: %.0f MiB/s, ratio %.2f (%.2f-%.2f)",
-                median(curlRuns.map(throughput)), median(plainRatios), plainRatios.min() ?? 0, plainRatios.max() ?? 0))
-        reportGap(size: size, library: libraryRuns, raw: rawRuns, chunkedCurl: chunkedCurlRuns)
+        reportGap(size: size, library: libraryRuns, raw: rawRuns, chunkedCurl: chunkedCurlRuns, plainCurl: curlRuns)
+    }
+
+    /// MiB per second of one upload.
+    static func throughput(_ run: Upload, size: Int64) -> Double { mebibytes(size) / run.transferSeconds }
+
+    /// Round by round, the throughput of `a` over that of `b`.
+    static func ratios(_ a: [Upload], _ b: [Upload], size: Int64) -> [Double] {
+        zip(a, b).map { throughput($0, size: size) / throughput($1, size: size) }
     }
 
     static func report(title: String, size: Int64, library: [Upload], curl: [Upload], baseline: [Upload]) {
-        func throughput(_ run: Upload) -> Double { mebibytes(size) / run.transferSeconds }
-        let ratios = zip(library, curl).map { throughput($0) / throughput($1) }
+        func throughput(_ run: Upload) -> Double { Self.throughput(run, size: size) }
+        let ratios = ratios(library, curl, size: size)
         let ratio = median(ratios)
         print(
             String(
@@ -175,10 +177,11 @@ enum MultipartUploadBenchmark {
     }
 
     /// Where the gap to curl is: the library against `URLSession` alone, and both against curl
-    /// sending the same chunked framing. Information only; the goal stays the one above.
-    static func reportGap(size: Int64, library: [Upload], raw: [Upload], chunkedCurl: [Upload]) {
-        func throughput(_ run: Upload) -> Double { mebibytes(size) / run.transferSeconds }
-        func ratios(_ a: [Upload], _ b: [Upload]) -> [Double] { zip(a, b).map { throughput($0) / throughput($1) } }
+    /// sending the same chunked framing; and plain `curl -F`, whose figure depends on nginx's
+    /// state here. Information only; the goal stays the one above.
+    static func reportGap(size: Int64, library: [Upload], raw: [Upload], chunkedCurl: [Upload], plainCurl: [Upload]) {
+        func throughput(_ run: Upload) -> Double { Self.throughput(run, size: size) }
+        func ratios(_ a: [Upload], _ b: [Upload]) -> [Double] { Self.ratios(a, b, size: size) }
         func line(_ name: String, _ runs: [Upload]) -> String {
             let each = runs.map { String(format: "%.0f", throughput($0)) }.joined(separator: " ")
             return String(
@@ -188,6 +191,10 @@ enum MultipartUploadBenchmark {
         func ratio(_ name: String, _ values: [Double]) -> String {
             String(format: "%@ %.2f (%.2f-%.2f)", name, median(values), values.min() ?? 0, values.max() ?? 0)
         }
+        let plainRatios = ratios(library, plainCurl)
+        print(
+            "    plain curl -F (Content-Length), information only: "
+                + String(format: "%.0f MiB/s, ", median(plainCurl.map(throughput))) + ratio("ratio", plainRatios))
         print("    where the gap is, medians over \(library.count) rounds (each round's figure in parentheses):")
         print("      " + line("library", library) + "; " + line("raw URLSession, same bytes", raw))
         print("      " + line("curl -F chunked (Foundation's framing)", chunkedCurl))

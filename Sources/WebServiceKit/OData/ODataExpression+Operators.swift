@@ -59,9 +59,7 @@ extension ODataExpression {
     // MARK: String and collection functions (§5.1.1.5, §5.1.1.7)
 
     /// `contains(self,text)`; `substringof(text,self)` before OData 4.
-    public func contains(_ text: ODataExpression) -> ODataExpression {
-        ODataExpression(.function("contains", [node, text.node]))
-    }
+    public func contains(_ text: ODataExpression) -> ODataExpression { function("contains", text) }
     /// `startswith(self,prefix)`.
     public func startsWith(_ prefix: ODataExpression) -> ODataExpression { function("startswith", prefix) }
     /// `endswith(self,suffix)`.

@@ -15,6 +15,9 @@ enum ODataName {
         return parts.count >= 2 && parts.allSatisfy { isIdentifier($0) }
     }
 
+    /// Path segments with a meaning of their own (OData 4.01 Part 2 §4, §5.1.1.9).
+    private static let reservedSegments: Set<String> = ["$count", "$it", "$this", "$root", "$ref", "$value"]
+
     /// A path of properties, navigation properties and type casts: `Address/City`,
     /// `Orders/$count`, `Model.Special/Bonus`, `$it/Name`. With `allowWildcard`, `*` and
     /// `Namespace.*` are accepted too (in `$select`).
@@ -23,7 +26,7 @@ enum ODataName {
         return !segments.isEmpty
             && segments.allSatisfy { segment in
                 isIdentifier(segment) || isQualifiedName(segment)
-                    || ["$count", "$it", "$this", "$root", "$ref", "$value"].contains(segment)
+                    || reservedSegments.contains(String(segment))
                     || (allowWildcard
                         && (segment == "*" || (segment.hasSuffix(".*") && isPath(String(segment.dropLast(2))))))
             }
