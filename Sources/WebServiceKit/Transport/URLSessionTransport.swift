@@ -13,26 +13,50 @@ import Foundation
 ///
 /// The request's `timeoutInterval` is a deadline for the whole exchange, enforced here: Foundation
 /// on Linux does not apply it, and elsewhere it only bounds the time between two packets.
+///
+/// On Linux, streamed bodies (multipart uploads from files, ``RequestBody/stream(length:isReplayable:open:)``)
+/// to plain `http` URLs go out on a connection of the transport's own, with `Content-Length` and
+/// large writes, unless a proxy applies; see ``init(configuration:sendsStreamedBodiesDirectly:)``.
 public final class URLSessionTransport: WebServiceTransport {
     /// The session requests run on.
     public let session: URLSession
     private let router: TaskRouter
+    private let direct: DirectUploadTransport?
+
+    /// Whether streamed bodies to plain `http` URLs bypass the session by default: on Linux,
+    /// where Foundation sends streams chunked and slowly; not on Apple platforms.
+    #if canImport(FoundationNetworking)
+        public static let sendsStreamedBodiesDirectlyByDefault = true
+    #else
+        public static let sendsStreamedBodiesDirectlyByDefault = false
+    #endif
 
     /// Creates a transport over a new session made from `configuration`, with Foundation's
     /// `urlCache` removed. Cookies follow the configuration (`.default` shares
     /// `HTTPCookieStorage.shared`; `.ephemeral` keeps them in memory per transport).
-    public init(configuration: URLSessionConfiguration = .default) {
+    ///
+    /// - Parameter sendsStreamedBodiesDirectly: Send requests whose body is a stream to `http`
+    ///   URLs over HTTP/1.1 on a connection of the transport's own: `Content-Length` up front,
+    ///   `Expect: 100-continue` for large bodies, 512 KiB writes. Requests that a proxy would carry
+    ///   (the configuration's or the environment's `http_proxy`/`all_proxy`) and every `https`
+    ///   request still use the session.
+    public init(
+        configuration: URLSessionConfiguration = .default,
+        sendsStreamedBodiesDirectly: Bool = URLSessionTransport.sendsStreamedBodiesDirectlyByDefault
+    ) {
         // A copy: the caller's configuration object stays as it was.
         let configuration = (configuration.copy() as? URLSessionConfiguration) ?? configuration
         configuration.urlCache = nil
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
         router = TaskRouter()
         session = URLSession(configuration: configuration, delegate: router, delegateQueue: nil)
+        direct = sendsStreamedBodiesDirectly ? DirectUploadTransport(configuration: configuration) : nil
     }
 
     deinit { session.finishTasksAndInvalidate() }
 
     public func send(_ request: URLRequest, context: TransportContext) async throws -> TransportResponse {
+        if let direct, direct.handles(request) { return try await direct.send(request, context: context) }
         let exchange = TaskExchange()
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation {

@@ -1,0 +1,205 @@
+import Dispatch
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// One request with a streamed body, sent over plain HTTP/1.1 on a connection of its own.
+///
+/// The body goes out with `Content-Length` when its length is known (chunked otherwise), in
+/// large writes straight from the body stream. Bodies of 1 MiB or more, or of unknown length,
+/// ask `Expect: 100-continue` first and wait up to a second, as curl does, so that a server
+/// that refuses the request (401, 413) answers before a gigabyte is sent for nothing (RFC 9110
+/// §10.1.1). A server that answers while the body is still going out is heard: sending stops
+/// and its response is the result.
+///
+/// Runs on the calling thread and blocks it; ``DirectUploadTransport`` gives it a thread.
+struct DirectUpload {
+    let request: URLRequest
+    let url: URL
+    let body: InputStream
+    let length: Int64?
+    let extraHeaders: [String: String]
+    let context: TransportContext
+    let connection: SocketConnection
+
+    /// Bodies from this size on ask `Expect: 100-continue` (curl's threshold).
+    static let expectContinueThreshold: Int64 = 1024 * 1024
+    /// How long to wait for `100 Continue` before sending anyway (RFC 9110 §10.1.1).
+    static let continueWait: Int32 = 1000
+    /// The size of one write of the body.
+    static let bufferSize = 512 * 1024
+
+    func run() throws -> TransportResponse {
+        guard let host = url.host, !host.isEmpty else { throw URLError(.badURL, reason: "no host in \(url)") }
+        let port = url.port ?? 80
+        try connection.open(host: host.trimmingCharacters(in: CharacterSet(charactersIn: "[]")), port: port)
+        let method = request.httpMethod ?? "POST"
+        let expectsContinue =
+            request.value(forHTTPHeaderField: "Expect").map { $0.lowercased() == "100-continue" }
+            ?? ((length ?? Int64.max) >= Self.expectContinueThreshold)
+        let head = try HTTP1RequestHead(
+            method: method, url: url, fields: request.allHTTPHeaderFields ?? [:], extraFields: extraHeaders,
+            length: length, expectsContinue: expectsContinue)
+        try head.bytes.withUnsafeBytes { try connection.sendAll($0) }
+
+        var reader = ResponseReader(connection: connection, method: method)
+        defer { body.close() }
+        var mayContinue = true
+        if expectsContinue, try connection.wait(for: Int16(POLLIN), atMost: Self.continueWait) {
+            try reader.readAvailable()
+            mayContinue = !reader.hasFinalHead
+        }
+        if mayContinue {
+            try sendBody(reader: &reader)
+        }
+        return try reader.readResponse(url: url)
+    }
+
+    /// Streams the body until it ends, or until the server answers or closes.
+    private func sendBody(reader: inout ResponseReader) throws {
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: Self.bufferSize, alignment: 16)
+        defer { buffer.deallocate() }
+        let chunked = length == nil
+        body.open()
+        var sent: Int64 = 0
+        do {
+            while true {
+                let wanted = length.map { Int(min(Int64(buffer.count), $0 - sent)) } ?? buffer.count
+                let count = wanted == 0 ? 0 : try read(into: buffer, maxLength: wanted)
+                if count == 0 {
+                    try checkEnd(sent: sent, buffer: buffer)
+                    if chunked { try send("0\r\n\r\n") }
+                    return
+                }
+                if chunked { try send(String(count, radix: 16) + "\r\n") }
+                try connection.sendAll(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
+                if chunked { try send("\r\n") }
+                sent += Int64(count)
+                context.reportUploadProgress(sent: sent, expected: length ?? -1)
+                // An early answer (a 413, a 401) ends the upload: RFC 9112 §9.5 lets a server
+                // respond and close before reading the whole body.
+                if connection.hasInput {
+                    try reader.readAvailable()
+                    if reader.hasFinalHead || reader.sawEnd { return }
+                }
+            }
+        } catch is SocketConnection.PeerClosed {
+            // The server closed its side: its response, if it sent one, is the answer.
+            return
+        }
+    }
+
+    private func read(into buffer: UnsafeMutableRawBufferPointer, maxLength: Int) throws -> Int {
+        let count = body.read(buffer.baseAddress!.assumingMemoryBound(to: UInt8.self), maxLength: maxLength)
+        guard count >= 0 else {
+            throw WebServiceError.requestSerialization(
+                "the body could not be sent: \(body.streamError.map { "\($0)" } ?? "the stream failed")")
+        }
+        return count
+    }
+
+    /// A body of known length must end exactly there: a short stream would leave the server
+    /// waiting, a long one would be cut silently.
+    private func checkEnd(sent: Int64, buffer: UnsafeMutableRawBufferPointer) throws {
+        guard let length else { return }
+        if sent < length {
+            throw WebServiceError.requestSerialization(
+                "the body stream ended after \(sent) of its \(length) bytes")
+        }
+        if try read(into: buffer, maxLength: 1) > 0 {
+            throw WebServiceError.requestSerialization("the body stream is longer than its \(length) bytes")
+        }
+    }
+
+    private func send(_ text: String) throws {
+        var text = text
+        try text.withUTF8 { try connection.sendAll(UnsafeRawBufferPointer($0)) }
+    }
+}
+
+/// Reads the response from the connection into an ``HTTP1ResponseParser``.
+private struct ResponseReader {
+    let connection: SocketConnection
+    var parser: HTTP1ResponseParser
+    private(set) var sawEnd = false
+    private var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+
+    init(connection: SocketConnection, method: String) {
+        self.connection = connection
+        parser = HTTP1ResponseParser(requestMethod: method)
+    }
+
+    var hasFinalHead: Bool { parser.head != nil }
+
+    /// Reads once (what is there, or at least a byte) and parses it.
+    mutating func readAvailable() throws {
+        guard !sawEnd else { return }
+        let count = try buffer.withUnsafeMutableBytes { try connection.receive(into: $0) }
+        if count == 0 {
+            sawEnd = true
+            return
+        }
+        do {
+            _ = try parser.feed(buffer[..<count])
+        } catch {
+            throw URLError(.badServerResponse, reason: error.description)
+        }
+    }
+
+    /// Reads to the end of the final response.
+    mutating func readResponse(url: URL) throws -> TransportResponse {
+        while !parser.isComplete && !sawEnd { try readAvailable() }
+        if !parser.isComplete {
+            do {
+                try parser.finish()
+            } catch {
+                throw URLError(.networkConnectionLost, reason: error.description)
+            }
+        }
+        guard let head = parser.head else { throw URLError(.badServerResponse) }
+        return TransportResponse(
+            statusCode: head.statusCode, headers: HTTPHeaders(head.fields), body: Data(parser.body), url: url)
+    }
+}
+
+/// The request line and header fields of a request with a streamed body (RFC 9112 §3).
+struct HTTP1RequestHead {
+    let bytes: [UInt8]
+
+    /// Fields the connection manages itself; the request's own values of these are replaced.
+    static let managedFields: Set<String> = ["host", "content-length", "transfer-encoding", "connection", "expect"]
+
+    init(
+        method: String, url: URL, fields: [String: String], extraFields: [String: String], length: Int64?,
+        expectsContinue: Bool
+    ) throws(WebServiceError) {
+        try HeaderValidation.check(fields)
+        try HeaderValidation.check(extraFields)
+        guard HTTPToken.isValidFieldName(method) else {
+            throw .invalidCall("\(method) is not a valid method token (RFC 9110 §9.1)")
+        }
+        let components = URLComponents(url: url, resolvingAgainstBaseURL: true)
+        let path = components?.percentEncodedPath ?? ""
+        let target = (path.isEmpty ? "/" : path) + (components?.percentEncodedQuery.map { "?" + $0 } ?? "")
+        var host = url.host ?? ""
+        if host.contains(":"), !host.hasPrefix("[") { host = "[\(host)]" }
+        if let port = url.port, port != 80 { host += ":\(port)" }
+
+        var text = "\(method) \(target) HTTP/1.1\r\nHost: \(host)\r\n"
+        var present = Set<String>()
+        for (name, value) in fields where !Self.managedFields.contains(name.lowercased()) {
+            present.insert(name.lowercased())
+            text += "\(name): \(value)\r\n"
+        }
+        for (name, value) in extraFields.sorted(by: { $0.key < $1.key })
+        where !Self.managedFields.contains(name.lowercased()) && !present.contains(name.lowercased()) {
+            text += "\(name): \(value)\r\n"
+        }
+        text += length.map { "Content-Length: \($0)\r\n" } ?? "Transfer-Encoding: chunked\r\n"
+        if expectsContinue { text += "Expect: 100-continue\r\n" }
+        text += "Connection: close\r\n\r\n"
+        bytes = Array(text.utf8)
+    }
+}

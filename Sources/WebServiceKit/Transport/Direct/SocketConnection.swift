@@ -1,0 +1,205 @@
+import Dispatch
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// A TCP connection with non-blocking I/O, a deadline for everything it does, and a
+/// `cancel()` that any thread may call to end a wait at once.
+///
+/// Every wait polls the socket together with a pipe that `cancel()` writes to, so a cancelled or
+/// expired exchange never hangs in a system call.
+final class SocketConnection: @unchecked Sendable {  // `descriptor` is used by one thread; `wake` is safe to share
+    private var descriptor: Int32 = -1
+    private let wake: (read: Int32, write: Int32)
+    private let deadline: DispatchTime?
+    private let cancelled = Locked(false)
+
+    /// Why the connection wrote no more: the peer closed or reset it.
+    struct PeerClosed: Error {}
+
+    /// Prepares a connection that must finish its work by `deadline` (`nil`: no deadline).
+    init(deadline: DispatchTime?) throws(URLError) {
+        self.deadline = deadline
+        var fds: [Int32] = [-1, -1]
+        guard pipe(&fds) == 0 else { throw URLError(.unknown, reason: "pipe() failed: errno \(errno)") }
+        for fd in fds { Self.configure(fd) }
+        wake = (fds[0], fds[1])
+    }
+
+    deinit {
+        if descriptor >= 0 { close(descriptor) }
+        close(wake.read)
+        close(wake.write)
+    }
+
+    /// Ends every wait, now and later, with `URLError.cancelled`.
+    func cancel() {
+        cancelled.withLock { $0 = true }
+        var byte: UInt8 = 1
+        _ = write(wake.write, &byte, 1)
+    }
+
+    private var isCancelled: Bool { cancelled.current }
+
+    /// Connects to the first address of `host` that accepts.
+    func open(host: String, port: Int) throws(URLError) {
+        var hints = addrinfo()
+        hints.ai_family = AF_UNSPEC
+        #if canImport(Darwin)
+            hints.ai_socktype = SOCK_STREAM
+        #else
+            hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+        #endif
+        var list: UnsafeMutablePointer<addrinfo>?
+        let status = getaddrinfo(host, String(port), &hints, &list)
+        guard status == 0, let list else {
+            throw URLError(.cannotFindHost, reason: "cannot resolve \(host): \(String(cString: gai_strerror(status)))")
+        }
+        defer { freeaddrinfo(list) }
+        var lastError: Int32 = ECONNREFUSED
+        var entry: UnsafeMutablePointer<addrinfo>? = list
+        while let address = entry {
+            entry = address.pointee.ai_next
+            let fd = socket(address.pointee.ai_family, address.pointee.ai_socktype, address.pointee.ai_protocol)
+            guard fd >= 0 else {
+                lastError = errno
+                continue
+            }
+            Self.configure(fd)
+            var one: Int32 = 1
+            _ = setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
+            #if canImport(Darwin)
+                _ = setsockopt(fd, SOL_SOCKET, SO_NOSIGPIPE, &one, socklen_t(MemoryLayout<Int32>.size))
+            #endif
+            if connect(fd, address.pointee.ai_addr, address.pointee.ai_addrlen) == 0 {
+                descriptor = fd
+                return
+            }
+            guard errno == EINPROGRESS else {
+                lastError = errno
+                close(fd)
+                continue
+            }
+            descriptor = fd
+            do {
+                try wait(for: Int16(POLLOUT))
+            } catch {
+                close(fd)
+                descriptor = -1
+                throw error
+            }
+            var failure: Int32 = 0
+            var length = socklen_t(MemoryLayout<Int32>.size)
+            _ = getsockopt(fd, SOL_SOCKET, SO_ERROR, &failure, &length)
+            if failure == 0 { return }
+            lastError = failure
+            close(fd)
+            descriptor = -1
+        }
+        throw URLError(
+            .cannotConnectToHost, reason: "cannot connect to \(host):\(port): \(String(cString: strerror(lastError)))")
+    }
+
+    /// Writes all of `bytes`; throws ``PeerClosed`` when the peer closed or reset the connection.
+    func sendAll(_ bytes: UnsafeRawBufferPointer) throws {
+        if let deadline, DispatchTime.now() >= deadline { throw URLError(.timedOut) }
+        var offset = 0
+        while offset < bytes.count {
+            if isCancelled { throw URLError(.cancelled) }
+            #if canImport(Darwin)
+                let flags: Int32 = 0
+            #else
+                let flags = Int32(MSG_NOSIGNAL)
+            #endif
+            let written = send(descriptor, bytes.baseAddress! + offset, bytes.count - offset, flags)
+            if written > 0 {
+                offset += written
+            } else if written < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) {
+                try wait(for: Int16(POLLOUT))
+            } else if written < 0 && errno == EINTR {
+                continue
+            } else if written < 0 && (errno == EPIPE || errno == ECONNRESET) {
+                throw PeerClosed()
+            } else {
+                throw URLError(.networkConnectionLost, reason: "send failed: \(String(cString: strerror(errno)))")
+            }
+        }
+    }
+
+    /// Whether bytes (or the end of the stream) can be read without waiting.
+    var hasInput: Bool {
+        var entry = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+        return poll(&entry, 1, 0) > 0
+    }
+
+    /// Reads what is there, waiting for at least one byte; 0 at the end of the stream.
+    func receive(into buffer: UnsafeMutableRawBufferPointer) throws(URLError) -> Int {
+        while true {
+            if isCancelled { throw URLError(.cancelled) }
+            let count = recv(descriptor, buffer.baseAddress, buffer.count, 0)
+            if count >= 0 { return count }
+            switch errno {
+            case EAGAIN, EWOULDBLOCK: try wait(for: Int16(POLLIN))
+            case EINTR: continue
+            case ECONNRESET: throw URLError(.networkConnectionLost, reason: "the server reset the connection")
+            default: throw URLError(.networkConnectionLost, reason: "recv failed: \(String(cString: strerror(errno)))")
+            }
+        }
+    }
+
+    /// Waits until the socket is ready for `events`, the deadline passes, or `cancel()` is called.
+    ///
+    /// - Parameter limit: Stop waiting after this many milliseconds and return `false`.
+    @discardableResult
+    func wait(for events: Int16, atMost limit: Int32? = nil) throws(URLError) -> Bool {
+        while true {
+            if isCancelled { throw URLError(.cancelled) }
+            var timeout = limit ?? -1
+            if let deadline {
+                let now = DispatchTime.now()
+                guard now < deadline else { throw URLError(.timedOut) }
+                let nanoseconds = deadline.uptimeNanoseconds - now.uptimeNanoseconds
+                let left = Int32(min(Int64(Int32.max), Int64(nanoseconds / 1_000_000) + 1))
+                timeout = timeout < 0 ? left : min(timeout, left)
+            }
+            var entries = [
+                pollfd(fd: descriptor, events: events, revents: 0),
+                pollfd(fd: wake.read, events: Int16(POLLIN), revents: 0),
+            ]
+            let ready = poll(&entries, 2, timeout)
+            if ready < 0 {
+                if errno == EINTR { continue }
+                throw URLError(.unknown, reason: "poll failed: \(String(cString: strerror(errno)))")
+            }
+            if entries[1].revents != 0 { throw URLError(.cancelled) }
+            if entries[0].revents != 0 { return true }
+            if let limit, ready == 0, limit >= 0 {
+                if let deadline, DispatchTime.now() >= deadline { throw URLError(.timedOut) }
+                return false
+            }
+        }
+    }
+
+    /// Close-on-exec and non-blocking.
+    private static func configure(_ fd: Int32) {
+        _ = fcntl(fd, F_SETFD, fcntl(fd, F_GETFD) | FD_CLOEXEC)
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+    }
+}
+
+extension URLError {
+    /// A `URLError` whose description says what happened.
+    init(_ code: URLError.Code, reason: String) {
+        self.init(code, userInfo: [NSLocalizedDescriptionKey: reason])
+    }
+}
