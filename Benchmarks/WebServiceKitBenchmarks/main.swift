@@ -13,7 +13,10 @@ if let exitCode = RawURLSessionUpload.childExitCode(for: CommandLine.arguments) 
 }
 
 print("WebServiceKit benchmarks (release build, ratios against baselines measured in this run)")
+SmallGetBenchmark.run()
 let requestBuilding = RequestBuildingBenchmark.comparison()
 requestBuilding.report(requestBuilding.run())
+DecodeOverheadBenchmark.run()
 MultipartUploadBenchmark.run()
 CacheHitBenchmark.run()
+DigestRoundTripBenchmark.run()

@@ -1,0 +1,206 @@
+import Dispatch
+import Foundation
+import WebServiceKit
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// The small-GET measures: a 109-byte JSON file from the loopback nginx, decoded into a small
+/// `Decodable`, by the library and by raw `URLSession` (a `dataTask` or `data(for:)` and the same
+/// `JSONDecoder` call) in the same process, alternating rounds. Goals (issue 8): sequential, with
+/// callbacks and with async/await, library time ≤ 1.05× raw and at most 25 µs more client CPU per
+/// call (`getrusage`); 8 concurrent lanes ≤ 1.03×.
+///
+/// `Scripts/bench` serves the file from the upload measure's nginx and sets
+/// `WEBSERVICEKIT_BENCH_SMALL_URL`; without it the measures say they skipped.
+enum SmallGetBenchmark {
+    static let urlVariable = "WEBSERVICEKIT_BENCH_SMALL_URL"
+    static let sequentialGoal = 1.05
+    static let lanesGoal = 1.03
+    static let extraCPUGoal = 25.0  // µs per call
+    static let lanes = 8
+
+    /// The file's content, as the library and the baseline decode it.
+    struct Small: Decodable, Sendable {
+        let id: Int
+        let name: String
+        let tags: [String]
+        let active: Bool
+    }
+
+    /// One timed loop: wall and CPU time per call.
+    struct Sample {
+        let wallNanoseconds: Double
+        let cpuMicroseconds: Double
+    }
+
+    /// Counts calls that did not decode, so that a failure cannot pass for speed.
+    final class Failures: @unchecked Sendable {  // guarded by `lock`
+        private let lock = NSLock()
+        private var count = 0
+        private var first: String?
+
+        func record(_ failure: String) {
+            lock.withLock {
+                count += 1
+                if first == nil { first = failure }
+            }
+        }
+
+        var summary: String? { lock.withLock { count == 0 ? nil : "\(count) calls failed, first: \(first ?? "")" } }
+    }
+
+    static func run(iterations: Int = 500, rounds: Int = 9) {
+        let title = "small GET of a 109-byte JSON"
+        guard let text = ProcessInfo.processInfo.environment[urlVariable], let url = URL(string: text) else {
+            print("\(title): skipped, \(urlVariable) is not set (Scripts/bench starts nginx and sets it)")
+            return
+        }
+        let client = WebServiceClient(serviceRoot: url.deletingLastPathComponent())
+        let call = WebServiceCall<Small>(relativePath: url.lastPathComponent)
+        let session = URLSession(configuration: .default)
+        let failures = Failures()
+        let decoder = JSONDecoder()
+
+        let libraryCallback: @Sendable () -> Void = {
+            let done = DispatchSemaphore(value: 0)
+            client.perform(
+                call,
+                success: { value in
+                    blackHole(value)
+                    done.signal()
+                },
+                failure: { error in
+                    failures.record("\(error)")
+                    done.signal()
+                })
+            done.wait()
+        }
+        let rawCallback: @Sendable () -> Void = {
+            let done = DispatchSemaphore(value: 0)
+            session.dataTask(with: URLRequest(url: url)) { data, response, error in
+                if let data, (response as? HTTPURLResponse)?.statusCode == 200,
+                    let value = try? decoder.decode(Small.self, from: data)
+                {
+                    blackHole(value)
+                } else {
+                    failures.record("raw: \(String(describing: error))")
+                }
+                done.signal()
+            }.resume()
+            done.wait()
+        }
+        let libraryAsync: @Sendable () async -> Void = {
+            do { blackHole(try await client.perform(call)) } catch { failures.record("\(error)") }
+        }
+        let rawAsync: @Sendable () async -> Void = {
+            do {
+                let (data, _) = try await session.data(for: URLRequest(url: url))
+                blackHole(try JSONDecoder().decode(Small.self, from: data))
+            } catch {
+                failures.record("raw: \(error)")
+            }
+        }
+
+        // Warm-up, and a check that both sides really get the file.
+        for _ in 0..<50 {
+            libraryCallback()
+            rawCallback()
+        }
+        if let summary = failures.summary {
+            print("\(title): FAILED, \(summary)")
+            return
+        }
+        report(
+            "\(title), sequential, callbacks",
+            compare(
+                rounds: rounds, library: { measure(iterations, libraryCallback) },
+                raw: { measure(iterations, rawCallback) }),
+            goal: sequentialGoal, withCPU: true)
+        report(
+            "\(title), sequential, async/await",
+            compare(
+                rounds: rounds, library: { measureAsync(iterations, libraryAsync) },
+                raw: { measureAsync(iterations, rawAsync) }),
+            goal: sequentialGoal, withCPU: true)
+        report(
+            "\(title), \(lanes) concurrent lanes",
+            compare(
+                rounds: rounds, library: { measureLanes(iterations, libraryCallback) },
+                raw: { measureLanes(iterations, rawCallback) }),
+            goal: lanesGoal, withCPU: false)
+        if let summary = failures.summary { print("\(title): FAILED, \(summary)") }
+    }
+
+    /// Alternating rounds: library, raw, library, raw…
+    static func compare(rounds: Int, library: () -> Sample, raw: () -> Sample) -> [(Sample, Sample)] {
+        (0..<rounds).map { _ in (library(), raw()) }
+    }
+
+    /// `body` called `iterations` times in a row on this thread.
+    static func measure(_ iterations: Int, _ body: () -> Void) -> Sample {
+        timed(iterations) { for _ in 0..<iterations { body() } }
+    }
+
+    /// `body` awaited `iterations` times in a row in one task.
+    static func measureAsync(_ iterations: Int, _ body: @escaping @Sendable () async -> Void) -> Sample {
+        timed(iterations) {
+            let done = DispatchSemaphore(value: 0)
+            Task {
+                for _ in 0..<iterations { await body() }
+                done.signal()
+            }
+            done.wait()
+        }
+    }
+
+    /// `iterations` calls spread over ``lanes`` threads, each making its share in a row.
+    static func measureLanes(_ iterations: Int, _ body: @escaping @Sendable () -> Void) -> Sample {
+        timed(iterations) {
+            DispatchQueue.concurrentPerform(iterations: lanes) { _ in
+                for _ in 0..<(iterations / lanes) { body() }
+            }
+        }
+    }
+
+    static func timed(_ iterations: Int, _ body: () -> Void) -> Sample {
+        let cpuBefore = processCPUMicroseconds()
+        let start = DispatchTime.now().uptimeNanoseconds
+        body()
+        let wall = Double(DispatchTime.now().uptimeNanoseconds - start)
+        let cpu = processCPUMicroseconds() - cpuBefore
+        return Sample(wallNanoseconds: wall / Double(iterations), cpuMicroseconds: cpu / Double(iterations))
+    }
+
+    /// User and system CPU time of this process so far.
+    static func processCPUMicroseconds() -> Double {
+        var usage = rusage()
+        #if os(Linux)
+            getrusage(RUSAGE_SELF.rawValue, &usage)
+        #else
+            getrusage(RUSAGE_SELF, &usage)
+        #endif
+        func microseconds(_ time: timeval) -> Double { Double(time.tv_sec) * 1e6 + Double(time.tv_usec) }
+        return microseconds(usage.ru_utime) + microseconds(usage.ru_stime)
+    }
+
+    static func report(_ name: String, _ pairs: [(Sample, Sample)], goal: Double, withCPU: Bool) {
+        let ratios = pairs.map { $0.0.wallNanoseconds / $0.1.wallNanoseconds }
+        let ratio = median(ratios)
+        let extraCPU = median(pairs.map { $0.0.cpuMicroseconds - $0.1.cpuMicroseconds })
+        let cpuMet = !withCPU || extraCPU <= extraCPUGoal
+        let cpuText =
+            withCPU
+            ? String(
+                format: "; extra CPU %.0f us/call (library %.0f, raw %.0f; goal <= %.0f)", extraCPU,
+                median(pairs.map(\.0.cpuMicroseconds)), median(pairs.map(\.1.cpuMicroseconds)), extraCPUGoal) : ""
+        print(
+            String(
+                format: "%@: %.0f us/call vs baseline %.0f us/call (raw URLSession) -> ratio %.2f"
+                    + " (spread %.2f-%.2f over %d rounds)%@; goal <= %.2f: %@",
+                name, median(pairs.map(\.0.wallNanoseconds)) / 1000, median(pairs.map(\.1.wallNanoseconds)) / 1000,
+                ratio, ratios.min() ?? 0, ratios.max() ?? 0, pairs.count, cpuText, goal,
+                ratio <= goal && cpuMet ? "met" : "MISSED"))
+    }
+}
