@@ -11,6 +11,10 @@ if let exitCode = MultipartUploadBenchmark.childExitCode(for: CommandLine.argume
 if let exitCode = RawURLSessionUpload.childExitCode(for: CommandLine.arguments) {
     exit(exitCode)
 }
+// `webservice-bench --download-once URL DEST` (and `--raw-download-once`): the download measure's children.
+if let exitCode = FileDownloadBenchmark.childExitCode(for: CommandLine.arguments) {
+    exit(exitCode)
+}
 
 print("WebServiceKit benchmarks (release build, ratios against baselines measured in this run)")
 SmallGetBenchmark.run()
@@ -18,5 +22,6 @@ let requestBuilding = RequestBuildingBenchmark.comparison()
 requestBuilding.report(requestBuilding.run())
 DecodeOverheadBenchmark.run()
 MultipartUploadBenchmark.run()
+FileDownloadBenchmark.run()
 CacheHitBenchmark.run()
 DigestRoundTripBenchmark.run()

@@ -118,12 +118,16 @@ await demonstrate(
 section("multipart upload with progress: a 4 MiB file and a text field")
 await demonstrateUpload(client: client)
 
-// 10. The RFC 9111 cache: a fresh response is served without a request, a stale one is
+// 10. A download streamed to a file, with a progress bar; a failed one leaves no file.
+section("download to a file with progress: 20,000 bytes dripping in over 2 s")
+await demonstrateDownload(client: client)
+
+// 11. The RFC 9111 cache: a fresh response is served without a request, a stale one is
 // revalidated with a conditional request (304).
 section("HTTP cache: the second call of each pair comes from the cache")
 await demonstrateCache(root: client.serviceRoot)
 
-// 11. OData: a typed query with a filter, nested expand and count; paging; a typed error.
+// 12. OData: a typed query with a filter, nested expand and count; paging; a typed error.
 if let text = ProcessInfo.processInfo.environment["WEBSERVICEKIT_ODATA_URL"], let odataRoot = URL(string: text) {
     section("OData: typed query, server-driven paging, typed error")
     await demonstrateOData(root: odataRoot)

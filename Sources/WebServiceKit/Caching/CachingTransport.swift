@@ -12,7 +12,10 @@ struct CachingTransport: WebServiceTransport {
 
     func send(_ request: URLRequest, context: TransportContext) async throws -> TransportResponse {
         let policy = context.call.cache
-        guard policy != .disabled, let url = request.url else { return try await base.send(request, context: context) }
+        // Downloads to a file are never cached: their bodies are not in memory to store.
+        guard policy != .disabled, context.download == nil, let url = request.url else {
+            return try await base.send(request, context: context)
+        }
         let requestHeaders = HTTPHeaders(request.allHTTPHeaderFields ?? [:])
         let method = HTTPMethod(rawValue: request.httpMethod ?? "GET")
         let cacheRequest = CacheRequest(method: method, url: url, headers: requestHeaders, policy: policy)

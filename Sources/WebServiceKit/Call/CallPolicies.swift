@@ -63,10 +63,6 @@ public enum LogLevel: Int, Sendable, Comparable, CaseIterable {
     public static func < (lhs: LogLevel, rhs: LogLevel) -> Bool { lhs.rawValue < rhs.rawValue }
 }
 
-/// A progress handler argument: the fraction done and the expected length in bytes
-/// (`-1` while unknown). The descriptor's `progressParameter` names the argument that holds it.
-public typealias ProgressHandler = @Sendable (_ fraction: Double, _ expectedLength: Int64) -> Void
-
 /// Builds a call's URL from arguments of its own kind (the OData URL builder is one).
 ///
 /// Arguments that the builder ``accepts(_:)`` are handed to it instead of being treated as the

@@ -6,9 +6,14 @@ import Foundation
 
 extension WebServiceClient {
     /// One call's walk: bind arguments, build the request, interceptors, authentication,
-    /// transport, response interceptors, challenge retry, validation, decoding.
+    /// transport, response interceptors, challenge retry, validation, decoding (or, for a
+    /// ``DownloadedFile``, the file moved into place).
+    ///
+    /// `progress` gets the handler bound from the arguments; the caller closes it and delivers
+    /// the outcome through it (``ProgressReporter/close(succeeded:then:)``).
     func execute<Response>(
-        _ call: WebServiceCall<Response>, arguments: [any Sendable], prepare: (any WebServiceInterceptor)?
+        _ call: WebServiceCall<Response>, arguments: [any Sendable], prepare: (any WebServiceInterceptor)?,
+        progress: ProgressReporter
     ) async throws(WebServiceError) -> WebServiceResponse<Response> {
         let settings = currentSettings
         let descriptor = call.descriptor
@@ -16,26 +21,58 @@ extension WebServiceClient {
         let prepared = try prepareRequest(descriptor, compiled: compiled, arguments: arguments, settings: settings)
         var interceptors = settings.interceptors
         if let prepare { interceptors.append(prepare) }
-        let progress = prepared.progress.map { ProgressReporter(handler: $0, queue: callbackQueue) }
+        progress.attach(simple: prepared.progress, rich: prepared.transferProgress)
         let uploadLength = prepared.streamedBody?.length ?? prepared.request.httpBody.map { Int64($0.count) }
-        progress?.start()
+        let download = try fileDownload(for: call, destination: prepared.downloadDestination)
+        if let download { progress.discardOnFailure(download) }
+        // A ProgressHandler follows the upload of calls that send a body, the download otherwise.
+        let sendsBody = (uploadLength ?? 0) > 0 || prepared.streamedBody != nil
+        progress.start(primary: sendsBody ? .upload : .download)
         do throws(WebServiceError) {
             let exchange = try await Exchange(
                 descriptor: descriptor, interceptors: interceptors, provider: settings.authenticationProvider,
                 transport: settings.cache.map { CachingTransport(base: transport, cache: $0) } ?? transport,
                 context: TransportContext(
-                    call: descriptor, uploadLength: uploadLength, progress: progress,
-                    cacheIdentifier: prepared.cacheIdentifier),
+                    call: descriptor, uploadLength: uploadLength, progress: progress.hasHandlers ? progress : nil,
+                    cacheIdentifier: prepared.cacheIdentifier, download: download),
                 maximumRedirects: settings.maximumRedirects, body: prepared.streamedBody
             ).run(prepared.request)
-            let response = try ResponseValidator(call: call, compiled: compiled, settings: settings).validate(
-                exchange.response, for: exchange.request)
-            progress?.finish(total: uploadLength ?? Int64(response.body.count))
+            let response: WebServiceResponse<Response>
+            let downloaded: Int64
+            if let download, let fileCall = call as? WebServiceCall<DownloadedFile> {
+                let file = try ResponseValidator(call: fileCall, compiled: compiled, settings: settings)
+                    .validateDownload(exchange.response, for: exchange.request, into: download)
+                // Response is DownloadedFile here.
+                response = file as! WebServiceResponse<Response>
+                downloaded = file.value.byteCount
+            } else {
+                response = try ResponseValidator(call: call, compiled: compiled, settings: settings).validate(
+                    exchange.response, for: exchange.request)
+                downloaded = Int64(response.body.count)
+            }
+            progress.recordSuccess(uploadLength: uploadLength, downloaded: downloaded)
             return response
         } catch {
-            progress?.stop()
+            download?.discard()
             throw error
         }
+    }
+
+    /// The file a `WebServiceCall<DownloadedFile>` writes to: its destination argument, or a new
+    /// temporary file; `nil` for other calls, which cannot take a destination.
+    private func fileDownload<Response>(for call: WebServiceCall<Response>, destination: DownloadDestination?)
+        throws(WebServiceError) -> FileDownload?
+    {
+        guard Response.self == DownloadedFile.self else {
+            guard destination == nil else {
+                throw .invalidArguments(
+                    index: nil,
+                    reason: "a DownloadDestination needs a WebServiceCall<DownloadedFile>, not <\(Response.self)>")
+            }
+            return nil
+        }
+        if let destination { return try FileDownload(destination) }
+        return try FileDownload.temporary()
     }
 }
 

@@ -7,7 +7,11 @@ import Foundation
 /// A request ready for the interceptor chain, with the parts of the call that travel beside it.
 struct PreparedRequest {
     var request: URLRequest
+    /// The `progressParameter` argument, in one of its two forms.
     var progress: ProgressHandler?
+    var transferProgress: TransferProgressHandler?
+    /// The ``DownloadDestination`` argument, if there is one.
+    var downloadDestination: DownloadDestination?
     /// A streamed body, attached anew to each send; in-memory bodies are on `request` already.
     var streamedBody: RequestBody?
     /// The rendered `cacheIdentifier`, if the descriptor has one.
@@ -53,7 +57,8 @@ struct RequestFactory {
 
     func makeRequest(arguments: [any Sendable]) throws(WebServiceError) -> PreparedRequest {
         var binder = ArgumentBinder(arguments)
-        let progress = try bindProgress(&binder)
+        let (progress, transferProgress) = try bindProgress(&binder)
+        let downloadDestination = try bindDownloadDestination(&binder)
         var url = try buildURL(&binder)
         if let builder = descriptor.urlBuilder {
             url = try applyURLBuilder(builder, to: url, binder: &binder)
@@ -84,16 +89,40 @@ struct RequestFactory {
         // One assignment: each setValue(forHTTPHeaderField:) costs about 1 µs on Linux.
         request.allHTTPHeaderFields = headers
         return PreparedRequest(
-            request: request, progress: progress, streamedBody: streamedBody, cacheIdentifier: cacheIdentifier)
+            request: request, progress: progress, transferProgress: transferProgress,
+            downloadDestination: downloadDestination, streamedBody: streamedBody, cacheIdentifier: cacheIdentifier)
     }
 
-    private func bindProgress(_ binder: inout ArgumentBinder) throws(WebServiceError) -> ProgressHandler? {
-        guard let index = descriptor.progressParameter else { return nil }
+    private func bindProgress(_ binder: inout ArgumentBinder) throws(WebServiceError) -> (
+        ProgressHandler?, TransferProgressHandler?
+    ) {
+        guard let index = descriptor.progressParameter else { return (nil, nil) }
         let argument = try binder.take(index, for: "progressParameter")
-        if let handler = argument as? ProgressHandler { return handler }
-        if let handler = argument as? ProgressHandler? { return handler }
+        if let handler = argument as? ProgressHandler { return (handler, nil) }
+        if let handler = argument as? TransferProgressHandler { return (nil, handler) }
+        if let handler = argument as? ProgressHandler? { return (handler, nil) }
+        if let handler = argument as? TransferProgressHandler? { return (nil, handler) }
         throw .invalidArguments(
-            index: index, reason: "progressParameter needs a ProgressHandler; got a \(type(of: argument))")
+            index: index,
+            reason:
+                "progressParameter needs a ProgressHandler or a TransferProgressHandler; got a \(type(of: argument))"
+        )
+    }
+
+    /// A ``DownloadDestination`` argument, wherever it is; at most one.
+    private func bindDownloadDestination(_ binder: inout ArgumentBinder) throws(WebServiceError)
+        -> DownloadDestination?
+    {
+        var found: DownloadDestination?
+        for index in binder.unconsumedIndices {
+            guard let destination = binder.arguments[index] as? DownloadDestination else { continue }
+            guard found == nil else {
+                throw .invalidArguments(index: index, reason: "a call downloads to one DownloadDestination only")
+            }
+            _ = try binder.take(index, for: "the download destination")
+            found = destination
+        }
+        return found
     }
 
     // MARK: URL

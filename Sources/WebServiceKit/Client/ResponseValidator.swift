@@ -14,18 +14,7 @@ struct ResponseValidator<Response: Sendable> {
         -> WebServiceResponse<Response>
     {
         let status = response.statusCode
-        let context = ResponseContext(
-            statusCode: status, headers: response.headers, serializationRoot: compiled.serializationRoot,
-            defaultJSONDecoder: settings.jsonDecoder)
-        let accepted = isAccepted(status)
-        if let handler = call.descriptor.errorHandler ?? settings.errorHandler,
-            let error = handler.error(for: context, body: response.body, statusAccepted: accepted)
-        {
-            throw .application(error, statusCode: status)
-        }
-        guard accepted else {
-            throw .unacceptableStatus(code: status, headers: response.headers, body: response.body)
-        }
+        let context = try check(response)
         let value: Response
         // RFC 9110 §6.4.1: HEAD responses, 204 and 304 never have content; 205 must not either.
         if response.body.isEmpty || request.httpMethod == "HEAD" || status == 204 || status == 205 || status == 304 {
@@ -45,8 +34,30 @@ struct ResponseValidator<Response: Sendable> {
             url: response.url, source: response.source)
     }
 
+    /// Throws for an unaccepted status, or what the error handler makes of the response.
+    @discardableResult
+    func check(_ response: TransportResponse) throws(WebServiceError) -> ResponseContext {
+        let status = response.statusCode
+        let context = ResponseContext(
+            statusCode: status, headers: response.headers, serializationRoot: compiled.serializationRoot,
+            defaultJSONDecoder: settings.jsonDecoder)
+        let accepted = isAccepted(status)
+        if let handler = errorHandler,
+            let error = handler.error(for: context, body: response.body, statusAccepted: accepted)
+        {
+            throw .application(error, statusCode: status)
+        }
+        guard accepted else {
+            throw .unacceptableStatus(code: status, headers: response.headers, body: response.body)
+        }
+        return context
+    }
+
+    /// The call's error handler, or the client's.
+    var errorHandler: (any ResponseErrorHandler)? { call.descriptor.errorHandler ?? settings.errorHandler }
+
     /// The call's codes replace the client's when it overrides them, and add to them otherwise.
-    private func isAccepted(_ status: Int) -> Bool {
+    func isAccepted(_ status: Int) -> Bool {
         guard let codes = call.descriptor.successCodes else { return settings.successCodes.contains(status) }
         return codes.contains(status)
             || (!call.descriptor.overridesClientSuccessCodes && settings.successCodes.contains(status))

@@ -21,14 +21,17 @@ extension WebServiceClient {
     ///   - call: The descriptor.
     ///   - arguments: Values for the wildcards, the body, the progress handler…; `arguments[N]` fills `%%N%%`.
     ///   - prepare: A last change to the request before it is authenticated and sent.
+    ///   - progress: Told how the upload and the download go, on ``callbackQueue``, always before
+    ///     `success` or `failure`; after a cancellation, nothing. See ``TransferProgress``.
     @discardableResult
     public func perform<Response>(
         _ call: WebServiceCall<Response>, _ arguments: [any Sendable] = [],
         prepare: (@Sendable (inout URLRequest) throws -> Void)? = nil,
+        progress: TransferProgressHandler? = nil,
         success: @escaping @Sendable (Response) -> Void,
         failure: @escaping @Sendable (WebServiceError) -> Void
     ) -> WebServiceTask {
-        perform(call, arguments, prepare: prepare) { result in
+        perform(call, arguments, prepare: prepare, progress: progress) { result in
             switch result {
             case .success(let response): success(response.value)
             case .failure(let error): failure(error)
@@ -38,20 +41,32 @@ extension WebServiceClient {
 
     /// Performs a call and delivers the whole response (status, headers, value) or the error on
     /// ``callbackQueue``, exactly once.
+    ///
+    /// Progress events (of `progress` and of the descriptor's `progressParameter` argument) all
+    /// run before `completion`; after a cancellation, none runs.
     @discardableResult
     public func perform<Response>(
         _ call: WebServiceCall<Response>, _ arguments: [any Sendable] = [],
         prepare: (@Sendable (inout URLRequest) throws -> Void)? = nil,
+        progress: TransferProgressHandler? = nil,
         completion: @escaping @Sendable (Result<WebServiceResponse<Response>, WebServiceError>) -> Void
     ) -> WebServiceTask {
-        let queue = callbackQueue
-        let task = WebServiceTask { reason in queue.async { completion(.failure(.cancelled(reason: reason))) } }
+        let reporter = ProgressReporter(queue: callbackQueue, handler: progress)
+        let task = WebServiceTask { reason in
+            reporter.close(succeeded: false) { completion(.failure(.cancelled(reason: reason))) }
+        }
         let interceptor = prepare.map(PrepareInterceptor.init)
         task.attach(
             Task {
-                let result = await self.result(of: call, arguments: arguments, prepare: interceptor)
+                let result: Result<WebServiceResponse<Response>, WebServiceError>
+                do throws(WebServiceError) {
+                    result = .success(
+                        try await self.execute(call, arguments: arguments, prepare: interceptor, progress: reporter))
+                } catch {
+                    result = .failure(error)
+                }
                 guard task.claimDelivery() else { return }
-                queue.async { completion(result) }
+                reporter.close(succeeded: (try? result.get()) != nil) { completion(result) }
             })
         return task
     }
@@ -69,7 +84,7 @@ extension WebServiceClient {
     public func perform<Response>(_ call: WebServiceCall<Response>, _ arguments: any Sendable...)
         async throws(WebServiceError) -> Response
     {
-        try await execute(call, arguments: arguments, prepare: nil).value
+        try await run(call, arguments: arguments, prepare: nil, progress: nil).value
     }
 
     /// Performs a call with an argument array, as the callback form takes it.
@@ -80,15 +95,26 @@ extension WebServiceClient {
     public func perform<Response>(_ call: WebServiceCall<Response>, _ arguments: [any Sendable])
         async throws(WebServiceError) -> Response
     {
-        try await execute(call, arguments: arguments, prepare: nil).value
+        try await run(call, arguments: arguments, prepare: nil, progress: nil).value
     }
 
     /// Performs a call with an argument array and returns its decoded value.
+    ///
+    /// `progress` is told how the upload and the download go, on ``callbackQueue``; the call
+    /// returns (or throws) only after every progress event has run.
+    ///
+    /// ```swift
+    /// let file = try await client.perform(
+    ///     .quarterlyReport, arguments: ["2024-q4", destination],
+    ///     progress: { progress in print(progress.direction, progress.completedBytes, progress.fraction) })
+    /// ```
     public func perform<Response>(
         _ call: WebServiceCall<Response>, arguments: [any Sendable],
-        prepare: (@Sendable (inout URLRequest) throws -> Void)? = nil
+        prepare: (@Sendable (inout URLRequest) throws -> Void)? = nil,
+        progress: TransferProgressHandler? = nil
     ) async throws(WebServiceError) -> Response {
-        try await execute(call, arguments: arguments, prepare: prepare.map(PrepareInterceptor.init)).value
+        try await run(call, arguments: arguments, prepare: prepare.map(PrepareInterceptor.init), progress: progress)
+            .value
     }
 
     /// Performs a call and returns the whole response: status, headers, raw body and value.
@@ -96,7 +122,7 @@ extension WebServiceClient {
     public func response<Response>(for call: WebServiceCall<Response>, _ arguments: any Sendable...)
         async throws(WebServiceError) -> WebServiceResponse<Response>
     {
-        try await execute(call, arguments: arguments, prepare: nil)
+        try await run(call, arguments: arguments, prepare: nil, progress: nil)
     }
 
     /// Performs a call with an argument array, as the callback form takes it, and returns the
@@ -104,15 +130,17 @@ extension WebServiceClient {
     public func response<Response>(for call: WebServiceCall<Response>, _ arguments: [any Sendable])
         async throws(WebServiceError) -> WebServiceResponse<Response>
     {
-        try await execute(call, arguments: arguments, prepare: nil)
+        try await run(call, arguments: arguments, prepare: nil, progress: nil)
     }
 
-    /// Performs a call with an argument array and returns the whole response.
+    /// Performs a call with an argument array and returns the whole response; `progress` as in
+    /// ``perform(_:arguments:prepare:progress:)``.
     public func response<Response>(
         for call: WebServiceCall<Response>, arguments: [any Sendable],
-        prepare: (@Sendable (inout URLRequest) throws -> Void)? = nil
+        prepare: (@Sendable (inout URLRequest) throws -> Void)? = nil,
+        progress: TransferProgressHandler? = nil
     ) async throws(WebServiceError) -> WebServiceResponse<Response> {
-        try await execute(call, arguments: arguments, prepare: prepare.map(PrepareInterceptor.init))
+        try await run(call, arguments: arguments, prepare: prepare.map(PrepareInterceptor.init), progress: progress)
     }
 
     // MARK: Blocking
@@ -134,7 +162,12 @@ extension WebServiceClient {
         let done = DispatchSemaphore(value: 0)
         let outcome = Locked<Result<WebServiceResponse<Response>, WebServiceError>?>(nil)
         Task {
-            let result = await self.result(of: call, arguments: arguments, prepare: nil)
+            let result: Result<WebServiceResponse<Response>, WebServiceError>
+            do throws(WebServiceError) {
+                result = .success(try await self.run(call, arguments: arguments, prepare: nil, progress: nil))
+            } catch {
+                result = .failure(error)
+            }
             outcome.withLock { $0 = result }
             done.signal()
         }
@@ -145,14 +178,22 @@ extension WebServiceClient {
 }
 
 extension WebServiceClient {
-    /// The call's outcome as a value, for the callback and blocking forms.
-    fileprivate func result<Response>(
-        of call: WebServiceCall<Response>, arguments: [any Sendable], prepare: (any WebServiceInterceptor)?
-    ) async -> Result<WebServiceResponse<Response>, WebServiceError> {
+    /// A call for the `async` and blocking forms: returns or throws only after every progress
+    /// event has run on the callback queue.
+    fileprivate func run<Response>(
+        _ call: WebServiceCall<Response>, arguments: [any Sendable], prepare: (any WebServiceInterceptor)?,
+        progress handler: TransferProgressHandler?
+    ) async throws(WebServiceError) -> WebServiceResponse<Response> {
+        let reporter = ProgressReporter(queue: callbackQueue, handler: handler)
         do throws(WebServiceError) {
-            return .success(try await execute(call, arguments: arguments, prepare: prepare))
+            let response = try await execute(call, arguments: arguments, prepare: prepare, progress: reporter)
+            reporter.close(succeeded: true)
+            await reporter.settle()
+            return response
         } catch {
-            return .failure(error)
+            reporter.close(succeeded: false)
+            await reporter.settle()
+            throw error
         }
     }
 }

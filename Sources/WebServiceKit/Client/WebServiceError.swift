@@ -31,6 +31,9 @@ public enum WebServiceError: Error, Sendable, CustomStringConvertible {
     case intercepted(any Error)
     /// The call was cancelled, with the reason given to ``WebServiceTask/cancel(reason:)``.
     case cancelled(reason: String?)
+    /// A download to a file failed on the local side: the destination exists or cannot be
+    /// written, or writing the body failed. See ``DownloadDestination``.
+    case download(FileDownloadError)
 
     /// The failure of a response serializer, with an excerpt of the body it read.
     public struct DecodingFailure: Sendable, CustomStringConvertible {
@@ -102,6 +105,7 @@ public enum WebServiceError: Error, Sendable, CustomStringConvertible {
         case .authentication(let reason): return "authentication failed: \(reason)"
         case .intercepted(let error): return "an interceptor refused the call: \(error)"
         case .cancelled(let reason): return reason.map { "cancelled: \($0)" } ?? "cancelled"
+        case .download(let error): return "download failed: \(error)"
         }
     }
 

@@ -14,6 +14,10 @@ import Foundation
 /// The request's `timeoutInterval` is a deadline for the whole exchange, enforced here: Foundation
 /// on Linux does not apply it, and elsewhere it only bounds the time between two packets.
 ///
+/// Response bodies are reported to the call's progress handlers as they arrive; a call that
+/// downloads to a file (``DownloadedFile``) runs as a download task, whose file is moved next to
+/// the destination when it is complete: the body is never in memory.
+///
 /// On Linux, streamed bodies (multipart uploads from files, ``RequestBody/stream(length:isReplayable:open:)``)
 /// to plain `http` URLs go out on a connection of the transport's own, with `Content-Length` and
 /// large writes, unless a proxy applies; see ``init(configuration:sendsStreamedBodiesDirectly:)``.
@@ -56,12 +60,18 @@ public final class URLSessionTransport: WebServiceTransport {
     deinit { session.finishTasksAndInvalidate() }
 
     public func send(_ request: URLRequest, context: TransportContext) async throws -> TransportResponse {
-        if let direct, direct.handles(request) { return try await direct.send(request, context: context) }
-        let exchange = TaskExchange()
+        if let direct, context.download == nil, direct.handles(request) {
+            return try await direct.send(request, context: context)
+        }
+        let exchange = TaskExchange(download: context.download)
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation {
                 (continuation: CheckedContinuation<TransportResponse, any Error>) in
-                let task = session.dataTask(with: request)
+                // A download to a file is a download task: Foundation writes the body to disk on
+                // its own thread as it arrives (a data task would queue every chunk for the
+                // delegate, and the chunks pile up in memory when the delegate falls behind).
+                let task: URLSessionTask =
+                    context.download == nil ? session.dataTask(with: request) : session.downloadTask(with: request)
                 router.register(exchange, for: task, context: context)
                 exchange.start(task, continuation: continuation, timeout: request.timeoutInterval)
             }
@@ -71,19 +81,30 @@ public final class URLSessionTransport: WebServiceTransport {
     }
 }
 
-/// One request's state: the task, the bytes so far, the deadline, and the one continuation.
+/// One request's state: the task, the body so far (in memory, or the download's file), the
+/// deadline, and the one continuation.
 private final class TaskExchange: @unchecked Sendable {  // every field is guarded by `lock`
     private let lock = NSLock()
-    private var task: URLSessionDataTask?
+    private var task: URLSessionTask?
     private var continuation: CheckedContinuation<TransportResponse, any Error>?
     private var deadline: DispatchWorkItem?
     private var body = Data()
+    private let download: FileDownload?
+    /// The length of the downloaded file, once it was moved to the call's temporary file.
+    private var fileLength: Int64?
+    private var received: Int64 = 0
+    /// Whether the body counts as the call's download (not a redirect or a challenge), and its
+    /// expected length (-1 when unknown); decided when the first bytes come.
+    private var counted: (counts: Bool, expected: Int64)?
+    private var downloadError: WebServiceError?
     private var isCancelled = false
     private var timedOut = false
     private var rejectedChallenge = false
 
+    init(download: FileDownload?) { self.download = download }
+
     func start(
-        _ task: URLSessionDataTask, continuation: CheckedContinuation<TransportResponse, any Error>,
+        _ task: URLSessionTask, continuation: CheckedContinuation<TransportResponse, any Error>,
         timeout: TimeInterval
     ) {
         let deadline = DispatchWorkItem { [weak self] in self?.expire() }
@@ -114,35 +135,81 @@ private final class TaskExchange: @unchecked Sendable {  // every field is guard
         task?.cancel()
     }
 
-    func append(_ data: Data) { lock.withLock { body.append(data) } }
+    /// Keeps `data` (a data task's body) and returns the body's progress so far.
+    func append(_ data: Data) -> (received: Int64, expected: Int64)? {
+        lock.withLock {
+            body.append(data)
+            return progress(received: received + Int64(data.count), expected: nil)
+        }
+    }
+
+    /// A download task's progress: the bytes Foundation wrote to its file so far.
+    func wrote(total: Int64, expected: Int64) -> (received: Int64, expected: Int64)? {
+        lock.withLock { progress(received: total, expected: expected) }
+    }
+
+    /// Counts `received` bytes; `nil` when the body is not the call's download.
+    private func progress(received: Int64, expected: Int64?) -> (received: Int64, expected: Int64)? {
+        self.received = received
+        if counted == nil {
+            // Foundation may report bytes before the task's response is set: decide once it is.
+            guard let response = task?.response as? HTTPURLResponse else {
+                return (received, expected ?? -1)
+            }
+            counted = (
+                TransportContext.countsAsDownload(statusCode: response.statusCode),
+                expected ?? response.expectedContentLength
+            )
+        }
+        guard let counted, counted.counts else { return nil }
+        return (received, counted.expected)
+    }
+
+    /// A download task finished its file: move it to the call's temporary file now (Foundation
+    /// deletes it when the delegate returns).
+    func finishDownload(at location: URL) {
+        guard let download else { return }
+        do throws(WebServiceError) {
+            let length = try download.adopt(location)
+            lock.withLock { fileLength = length }
+        } catch {
+            lock.withLock { downloadError = error }
+        }
+    }
 
     /// The session was told not to answer an HTTP authentication challenge: the client's own
     /// provider does that from the 401 response.
     func noteRejectedChallenge() { lock.withLock { rejectedChallenge = true } }
 
     func complete(response: URLResponse?, error: (any Error)?) {
-        let (continuation, body, timedOut, cancelledByUs, rejectedChallenge) = lock.withLock {
-            defer {
-                self.continuation = nil
-                self.task = nil
-                self.body = Data()
+        let (continuation, body, fileLength, timedOut, cancelledByUs, rejectedChallenge, downloadError) =
+            lock.withLock {
+                defer {
+                    self.continuation = nil
+                    self.task = nil
+                    self.body = Data()
+                }
+                deadline?.cancel()
+                return (
+                    self.continuation, self.body, self.fileLength, self.timedOut, self.isCancelled,
+                    self.rejectedChallenge, self.downloadError
+                )
             }
-            deadline?.cancel()
-            return (self.continuation, self.body, self.timedOut, self.isCancelled, self.rejectedChallenge)
-        }
         guard let continuation else { return }
         if timedOut {
             continuation.resume(throwing: URLError(.timedOut))
+        } else if let downloadError, error == nil || !cancelledByUs {
+            continuation.resume(throwing: downloadError)
         } else if rejectedChallenge, !cancelledByUs, let response = response as? HTTPURLResponse,
             (error as? URLError)?.code == .cancelled
         {
             // Foundation on Linux cancels a task whose Basic challenge was rejected, after the 401
             // arrived; the 401 is the answer (its body, if any, was not read).
-            continuation.resume(returning: TransportResponse(response, body: body))
+            continuation.resume(returning: TransportResponse(response, body: body, fileLength: fileLength))
         } else if let error {
             continuation.resume(throwing: error)
         } else if let response = response as? HTTPURLResponse {
-            continuation.resume(returning: TransportResponse(response, body: body))
+            continuation.resume(returning: TransportResponse(response, body: body, fileLength: fileLength))
         } else {
             continuation.resume(throwing: URLError(.badServerResponse))
         }
@@ -151,7 +218,8 @@ private final class TaskExchange: @unchecked Sendable {  // every field is guard
 
 /// The session's delegate: hands each task's callbacks to its exchange, and refuses redirects so
 /// that the client follows them itself.
-private final class TaskRouter: NSObject, URLSessionDataDelegate, @unchecked Sendable {  // guarded by `lock`
+private final class TaskRouter: NSObject, URLSessionDataDelegate, URLSessionDownloadDelegate, @unchecked Sendable {
+    // `exchanges` is guarded by `lock`.
     private let lock = NSLock()
     private var exchanges: [Int: (exchange: TaskExchange, context: TransportContext)] = [:]
 
@@ -197,7 +265,27 @@ private final class TaskRouter: NSObject, URLSessionDataDelegate, @unchecked Sen
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-        exchange(for: dataTask)?.append(data)
+        guard let (exchange, context) = lock.withLock({ exchanges[dataTask.taskIdentifier] }) else { return }
+        if let progress = exchange.append(data), context.reportsProgress {
+            context.reportDownloadProgress(received: progress.received, expected: progress.expected)
+        }
+    }
+
+    func urlSession(
+        _ session: URLSession, downloadTask: URLSessionDownloadTask, didWriteData bytesWritten: Int64,
+        totalBytesWritten: Int64, totalBytesExpectedToWrite: Int64
+    ) {
+        guard let (exchange, context) = lock.withLock({ exchanges[downloadTask.taskIdentifier] }),
+            context.reportsProgress,
+            let progress = exchange.wrote(total: totalBytesWritten, expected: totalBytesExpectedToWrite)
+        else { return }
+        context.reportDownloadProgress(received: progress.received, expected: progress.expected)
+    }
+
+    func urlSession(
+        _ session: URLSession, downloadTask: URLSessionDownloadTask, didFinishDownloadingTo location: URL
+    ) {
+        exchange(for: downloadTask)?.finishDownload(at: location)
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
@@ -207,12 +295,13 @@ private final class TaskRouter: NSObject, URLSessionDataDelegate, @unchecked Sen
 }
 
 extension TransportResponse {
-    init(_ response: HTTPURLResponse, body: Data) {
+    init(_ response: HTTPURLResponse, body: Data, fileLength: Int64? = nil) {
         var fields: [HTTPHeaders.Field] = []
         fields.reserveCapacity(response.allHeaderFields.count)
         for (name, value) in response.allHeaderFields {
             if let name = name as? String { fields.append(HTTPHeaders.Field(name: name, value: "\(value)")) }
         }
         self.init(statusCode: response.statusCode, headers: HTTPHeaders(fields), body: body, url: response.url)
+        bodyFileLength = fileLength
     }
 }

@@ -16,6 +16,9 @@ public struct TransportResponse: Sendable {
     public var url: URL?
     /// Where the response came from: the network, or the client's ``HTTPCache``.
     public var source: ResponseSource
+    /// For a call that downloads to a file: the body went to the call's file (this many bytes)
+    /// instead of ``body``. A transport that keeps the body in memory leaves it `nil`.
+    var bodyFileLength: Int64?
 
     /// Creates a response.
     public init(
@@ -39,13 +42,34 @@ public struct TransportContext: Sendable {
     let progress: ProgressReporter?
     /// The call's rendered cache identifier, stored with its responses.
     var cacheIdentifier: String? = nil
+    /// The file a download call's body goes to; `nil` for every other call.
+    var download: FileDownload? = nil
 
-    /// Tells the call's progress handler, if it has one, how many body bytes were sent so far.
+    /// Tells the call's progress handlers, if it has any, how many body bytes were sent so far.
     /// Transports call it as they go; coalescing and delivery on the callback queue happen here.
     /// An `expected` of 0 or less (a chunked upload) falls back to ``uploadLength``.
     public func reportUploadProgress(sent: Int64, expected: Int64) {
-        progress?.report(completed: sent, expected: expected > 0 ? expected : uploadLength ?? -1)
+        progress?.report(.upload, completed: sent, expected: expected > 0 ? expected : uploadLength)
     }
+
+    /// Tells the call's progress handlers, if it has any, how many bytes of the response body
+    /// arrived so far, and how many are expected (`Content-Length`; 0 or less when unknown).
+    ///
+    /// Report the body of the response that answers the call, not that of a redirect (3xx) or an
+    /// authentication challenge (401, 407), which the client follows or answers with another
+    /// request (``countsAsDownload(statusCode:)``). Counts are cumulative and must not go back.
+    public func reportDownloadProgress(received: Int64, expected: Int64) {
+        progress?.report(.download, completed: received, expected: expected > 0 ? expected : nil)
+    }
+
+    /// Whether the body of a response with `statusCode` counts as the call's download: every
+    /// status but redirects (3xx) and authentication challenges (401, 407).
+    public static func countsAsDownload(statusCode: Int) -> Bool {
+        !(300..<400).contains(statusCode) && statusCode != 401 && statusCode != 407
+    }
+
+    /// Whether a transport may report progress: a transport can skip counting bytes otherwise.
+    public var reportsProgress: Bool { progress != nil }
 }
 
 /// Sends a request and returns its response: `URLSession` by default, a stub in tests.

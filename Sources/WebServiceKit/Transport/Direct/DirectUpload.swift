@@ -44,7 +44,7 @@ struct DirectUpload {
             length: length, expectsContinue: expectsContinue)
         try head.bytes.withUnsafeBytes { try connection.sendAll($0) }
 
-        var reader = ResponseReader(connection: connection, method: method)
+        var reader = ResponseReader(connection: connection, method: method, context: context)
         defer { body.close() }
         var mayContinue = true
         if expectsContinue, try connection.wait(for: Int16(POLLIN), atMost: Self.continueWait) {
@@ -119,15 +119,18 @@ struct DirectUpload {
     }
 }
 
-/// Reads the response from the connection into an ``HTTP1ResponseParser``.
+/// Reads the response from the connection into an ``HTTP1ResponseParser``, reporting the
+/// body's download progress as it arrives.
 private struct ResponseReader {
     let connection: SocketConnection
+    let context: TransportContext
     var parser: HTTP1ResponseParser
     private(set) var sawEnd = false
     private var buffer = [UInt8](repeating: 0, count: 64 * 1024)
 
-    init(connection: SocketConnection, method: String) {
+    init(connection: SocketConnection, method: String, context: TransportContext) {
         self.connection = connection
+        self.context = context
         parser = HTTP1ResponseParser(requestMethod: method)
     }
 
@@ -136,6 +139,7 @@ private struct ResponseReader {
     /// Reads once (what is there, or at least a byte) and parses it.
     mutating func readAvailable() throws {
         guard !sawEnd else { return }
+        let connection = connection
         let count = try buffer.withUnsafeMutableBytes { try connection.receive(into: $0) }
         if count == 0 {
             sawEnd = true
@@ -150,7 +154,10 @@ private struct ResponseReader {
 
     /// Reads to the end of the final response.
     mutating func readResponse(url: URL) throws -> TransportResponse {
-        while !parser.isComplete && !sawEnd { try readAvailable() }
+        while !parser.isComplete && !sawEnd {
+            try readAvailable()
+            reportProgress()
+        }
         if !parser.isComplete {
             do {
                 try parser.finish()
@@ -161,6 +168,17 @@ private struct ResponseReader {
         guard let head = parser.head else { throw URLError(.badServerResponse) }
         return TransportResponse(
             statusCode: head.statusCode, headers: HTTPHeaders(head.fields), body: Data(parser.body), url: url)
+    }
+
+    /// The final response's body so far, against its `Content-Length` (unknown when chunked).
+    private func reportProgress() {
+        guard context.reportsProgress, let head = parser.head,
+            TransportContext.countsAsDownload(statusCode: head.statusCode)
+        else { return }
+        let length = head.values(of: "Transfer-Encoding").isEmpty ? head.values(of: "Content-Length").first : nil
+        context.reportDownloadProgress(
+            received: Int64(parser.body.count),
+            expected: length.flatMap { Int64($0.trimmingCharacters(in: .whitespaces)) } ?? -1)
     }
 }
 

@@ -1,0 +1,45 @@
+import Foundation
+
+extension WebServiceCall where Response == DownloadedFile {
+    /// Creates a call that streams its response body to a file.
+    ///
+    /// Pass a ``DownloadDestination`` argument to choose the file; without one the body goes to a
+    /// new file in the temporary directory. The call is never cached, and its responses are
+    /// checked as any other's (success codes, error handler: an error response's first 64 KiB
+    /// are read back for them, then the file is deleted). Parameters are those of
+    /// ``init(name:method:relativePath:headers:successCodes:overridesClientSuccessCodes:serializer:serializationRoot:requestSerializer:bodyCharset:bodyParameter:timeout:cache:cacheIdentifier:progressParameter:urlBuilder:errorHandler:multipartBoundary:logLevel:)``.
+    public init(
+        name: String? = nil,
+        method: HTTPMethod = .get,
+        relativePath: String,
+        headers: [String: String] = [:],
+        successCodes: StatusCodes? = nil,
+        overridesClientSuccessCodes: Bool = false,
+        requestSerializer: (any RequestSerializer)? = nil,
+        bodyCharset: Charset = .utf8,
+        bodyParameter: Int? = nil,
+        timeout: TimeInterval? = nil,
+        progressParameter: Int? = nil,
+        urlBuilder: (any URLBuilder)? = nil,
+        errorHandler: (any ResponseErrorHandler)? = nil,
+        multipartBoundary: String? = nil,
+        logLevel: LogLevel? = nil
+    ) {
+        self.init(
+            name: name, method: method, relativePath: relativePath, headers: headers, successCodes: successCodes,
+            overridesClientSuccessCodes: overridesClientSuccessCodes, serializer: DownloadedFileSerializer(),
+            requestSerializer: requestSerializer, bodyCharset: bodyCharset, bodyParameter: bodyParameter,
+            timeout: timeout, cache: .disabled, progressParameter: progressParameter, urlBuilder: urlBuilder,
+            errorHandler: errorHandler, multipartBoundary: multipartBoundary, logLevel: logLevel)
+    }
+}
+
+/// The serializer of `WebServiceCall<DownloadedFile>`: the client writes such bodies to a file
+/// itself and never hands them to a serializer; one in memory is refused.
+struct DownloadedFileSerializer: ResponseSerializer {
+    struct NotAFile: Error, CustomStringConvertible {
+        var description: String { "a DownloadedFile is written by the client, not decoded from a body" }
+    }
+
+    func deserialize(_ body: Data, context: ResponseContext) throws -> DownloadedFile { throw NotAFile() }
+}
