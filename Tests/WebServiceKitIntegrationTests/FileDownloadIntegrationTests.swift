@@ -7,7 +7,8 @@ import XCTest
 #endif
 
 /// Downloads to a file from the local httpbin through `URLSessionTransport`, which writes the
-/// body to disk as it arrives.
+/// body to disk as it arrives: on its direct HTTP/1.1 path (Linux's default) and through the
+/// session's download task, every test both ways.
 final class FileDownloadIntegrationTests: XCTestCase {
     private static let streamBytes = WebServiceCall<DownloadedFile>(
         relativePath: "stream-bytes/%%0%%?seed=%%1%%&chunk_size=1024", progressParameter: 2)
@@ -30,48 +31,72 @@ final class FileDownloadIntegrationTests: XCTestCase {
         try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
     }
 
+    /// A client on each path: the direct HTTP/1.1 connection and the session's download task.
+    private func clients() throws -> [(path: String, client: WebServiceClient)] {
+        let root = try HTTPBin.url()
+        return [true, false].map { direct in
+            (
+                direct ? "direct" : "session",
+                WebServiceClient(serviceRoot: root, transport: URLSessionTransport(usesDirectHTTP1: direct))
+            )
+        }
+    }
+
+    /// Empties the directory between the two paths of a test.
+    private func clear() throws {
+        for name in try contents() { try FileManager.default.removeItem(at: directory.appendingPathComponent(name)) }
+    }
+
     func testAChunkedBodyStreamsToTheFileWithProgress() async throws {
-        let client = try HTTPBin.client()
-        let destination = directory.appendingPathComponent("stream.bin")
-        let log = ProgressLog()
-        // httpbin's largest chunked body: 100 KiB.
-        let file = try await client.perform(
-            Self.streamBytes, [102_400, 11, log.rich, DownloadDestination(destination)])
-        XCTAssertEqual(file, DownloadedFile(url: destination, byteCount: 102_400))
-        let expected = try await client.perform(Self.streamBytesInMemory, [102_400, 11])
-        XCTAssertEqual(try Data(contentsOf: destination), expected, "the same bytes as in memory")
-        XCTAssertEqual(try contents(), ["stream.bin"], "no temporary file left")
-        XCTAssertEqual(log.richEvents.map(\.fraction), [0, 0, 1], "start, 64 KiB, end")
-        XCTAssertEqual(log.richEvents.last?.completedBytes, 102_400)
+        for (path, client) in try clients() {
+            let destination = directory.appendingPathComponent("stream.bin")
+            let log = ProgressLog()
+            // httpbin's largest chunked body: 100 KiB.
+            let file = try await client.perform(
+                Self.streamBytes, [102_400, 11, log.rich, DownloadDestination(destination)])
+            XCTAssertEqual(file, DownloadedFile(url: destination, byteCount: 102_400), path)
+            let expected = try await client.perform(Self.streamBytesInMemory, [102_400, 11])
+            XCTAssertEqual(try Data(contentsOf: destination), expected, "the same bytes as in memory, \(path)")
+            XCTAssertEqual(try contents(), ["stream.bin"], "no temporary file left, \(path)")
+            XCTAssertEqual(log.richEvents.map(\.fraction), [0, 0, 1], "start, 64 KiB, end, \(path)")
+            XCTAssertEqual(log.richEvents.last?.completedBytes, 102_400, path)
+            try clear()
+        }
     }
 
     func testAKnownLengthFileDownloadReportsFractions() async throws {
-        let client = try HTTPBin.client()
-        let destination = directory.appendingPathComponent("drip.bin")
-        let log = ProgressLog()
-        let response = try await client.response(
-            for: Self.drip, [20_000, 1, log.simple, DownloadDestination(destination)])
-        XCTAssertEqual(response.value.byteCount, 20_000)
-        XCTAssertEqual(response.body, Data())
-        XCTAssertEqual(try Data(contentsOf: destination).count, 20_000)
-        log.assertCompleteRun(total: 20_000)
-        XCTAssertEqual(try contents(), ["drip.bin"])
+        for (path, client) in try clients() {
+            let destination = directory.appendingPathComponent("drip.bin")
+            let log = ProgressLog()
+            let response = try await client.response(
+                for: Self.drip, [20_000, 1, log.simple, DownloadDestination(destination)])
+            XCTAssertEqual(response.value.byteCount, 20_000, path)
+            XCTAssertEqual(response.body, Data(), path)
+            XCTAssertEqual(try Data(contentsOf: destination).count, 20_000, path)
+            log.assertCompleteRun(total: 20_000)
+            XCTAssertEqual(try contents(), ["drip.bin"], path)
+            try clear()
+        }
     }
 
     func testA404LeavesNoFile() async throws {
-        let client = try HTTPBin.client()
-        let destination = directory.appendingPathComponent("missing.bin")
-        do {
-            _ = try await client.perform(Self.status, [404, DownloadDestination(destination)])
-            XCTFail("a 404 must fail")
-        } catch {
-            XCTAssertEqual(error.statusCode, 404, "\(error)")
+        for (path, client) in try clients() {
+            let destination = directory.appendingPathComponent("missing.bin")
+            do {
+                _ = try await client.perform(Self.status, [404, DownloadDestination(destination)])
+                XCTFail("a 404 must fail, \(path)")
+            } catch {
+                XCTAssertEqual(error.statusCode, 404, "\(path): \(error)")
+            }
+            XCTAssertEqual(try contents(), [], path)
         }
-        XCTAssertEqual(try contents(), [])
     }
 
     func testACancelledDownloadLeavesNoFileBehind() async throws {
-        let client = try HTTPBin.client()
+        for (_, client) in try clients() { try await cancelledDownloadLeavesNoFileBehind(client) }
+    }
+
+    private func cancelledDownloadLeavesNoFileBehind(_ client: WebServiceClient) async throws {
         let directory: URL = directory
         let destination = directory.appendingPathComponent("cancelled.bin")
         let started = expectation(description: "first progress")
@@ -96,16 +121,17 @@ final class FileDownloadIntegrationTests: XCTestCase {
     }
 
     func testAFailedTransferLeavesNoFileBehind() async throws {
-        let client = try HTTPBin.client()
-        let destination = directory.appendingPathComponent("timeout.bin")
         let slow = WebServiceCall<DownloadedFile>(
             relativePath: "drip?numbytes=1000&duration=5&delay=0", timeout: 0.5)
-        do {
-            _ = try await client.perform(slow, [DownloadDestination(destination)])
-            XCTFail("the call must time out")
-        } catch {
-            XCTAssertTrue(error.isTimeout, "\(error)")
+        for (path, client) in try clients() {
+            let destination = directory.appendingPathComponent("timeout.bin")
+            do {
+                _ = try await client.perform(slow, [DownloadDestination(destination)])
+                XCTFail("the call must time out, \(path)")
+            } catch {
+                XCTAssertTrue(error.isTimeout, "\(path): \(error)")
+            }
+            XCTAssertEqual(try contents(), [], path)
         }
-        XCTAssertEqual(try contents(), [])
     }
 }

@@ -129,6 +129,20 @@ final class HTTP1ResponseParserTests: XCTestCase {
         XCTAssertEqual(body(parser), "ok")
     }
 
+    func testADrainedBodyIsHandedOverInOrderAndForgotten() throws {
+        var parser = HTTP1ResponseParser(requestMethod: "GET")
+        var drained: [UInt8] = []
+        let bytes = Array(
+            "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n4\r\ndefg\r\n0\r\n\r\n".utf8)
+        for byte in bytes {
+            _ = try parser.feed([byte])
+            parser.drainBody { drained += $0 }
+            XCTAssertTrue(parser.body.isEmpty)
+        }
+        XCTAssertTrue(parser.isComplete)
+        XCTAssertEqual(String(decoding: drained, as: UTF8.self), "abcdefg")
+    }
+
     func testALargeBodyInManyPiecesIsKeptWhole() throws {
         let payload = String(repeating: "0123456789abcdef", count: 20_000)
         let (parser, _) = try parse(
@@ -140,11 +154,11 @@ final class HTTP1ResponseParserTests: XCTestCase {
 
 final class HTTP1RequestHeadTests: XCTestCase {
     private func head(
-        _ url: String, fields: [String: String] = [:], extra: [String: String] = [:], length: Int64? = 5,
-        expects: Bool = false
+        _ url: String, fields: [String: String] = [:], extra: [String: String] = [:],
+        framing: HTTP1RequestHead.Framing = .length(5), expects: Bool = false
     ) throws -> String {
         let head = try HTTP1RequestHead(
-            method: "POST", url: URL(string: url)!, fields: fields, extraFields: extra, length: length,
+            method: "POST", url: URL(string: url)!, fields: fields, extraFields: extra, framing: framing,
             expectsContinue: expects)
         return String(decoding: head.bytes, as: UTF8.self)
     }
@@ -154,10 +168,13 @@ final class HTTP1RequestHeadTests: XCTestCase {
             try head("http://example.com/a%20b/c?q=1%2B2&x"),
             "POST /a%20b/c?q=1%2B2&x HTTP/1.1\r\nHost: example.com\r\nContent-Length: 5\r\nConnection: close\r\n\r\n")
         XCTAssertEqual(
-            try head("http://127.0.0.1:8080", length: nil, expects: true),
+            try head("http://127.0.0.1:8080", framing: .chunked, expects: true),
             "POST / HTTP/1.1\r\nHost: 127.0.0.1:8080\r\nTransfer-Encoding: chunked\r\nExpect: 100-continue\r\n"
                 + "Connection: close\r\n\r\n")
         XCTAssertTrue(try head("http://[::1]:81/x").contains("Host: [::1]:81\r\n"))
+        XCTAssertEqual(
+            try head("http://example.com/file?x=1", framing: .none),
+            "POST /file?x=1 HTTP/1.1\r\nHost: example.com\r\nConnection: close\r\n\r\n")
     }
 
     func testManagedFieldsAreReplacedAndSessionFieldsDoNotOverride() throws {

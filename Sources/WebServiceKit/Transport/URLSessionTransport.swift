@@ -19,34 +19,36 @@ import Foundation
 /// the destination when it is complete: the body is never in memory.
 ///
 /// On Linux, streamed bodies (multipart uploads from files, ``RequestBody/stream(length:isReplayable:open:)``)
-/// to plain `http` URLs go out on a connection of the transport's own, with `Content-Length` and
-/// large writes, unless a proxy applies; see ``init(configuration:sendsStreamedBodiesDirectly:)``.
+/// and downloads to a file, to plain `http` URLs, go over HTTP/1.1 on a connection of the
+/// transport's own, unless a proxy applies; see ``init(configuration:usesDirectHTTP1:)``.
 public final class URLSessionTransport: WebServiceTransport {
     /// The session requests run on.
     public let session: URLSession
     private let router: TaskRouter
-    private let direct: DirectUploadTransport?
+    private let direct: DirectTransport?
 
-    /// Whether streamed bodies to plain `http` URLs bypass the session by default: on Linux,
-    /// where Foundation sends streams chunked and slowly; not on Apple platforms.
+    /// Whether streamed bodies and file downloads to plain `http` URLs bypass the session by
+    /// default: on Linux, where Foundation sends streams chunked and slowly and writes downloads
+    /// 16 KiB at a time through a reopened file; not on Apple platforms.
     #if canImport(FoundationNetworking)
-        public static let sendsStreamedBodiesDirectlyByDefault = true
+        public static let usesDirectHTTP1ByDefault = true
     #else
-        public static let sendsStreamedBodiesDirectlyByDefault = false
+        public static let usesDirectHTTP1ByDefault = false
     #endif
 
     /// Creates a transport over a new session made from `configuration`, with Foundation's
     /// `urlCache` removed. Cookies follow the configuration (`.default` shares
     /// `HTTPCookieStorage.shared`; `.ephemeral` keeps them in memory per transport).
     ///
-    /// - Parameter sendsStreamedBodiesDirectly: Send requests whose body is a stream to `http`
-    ///   URLs over HTTP/1.1 on a connection of the transport's own: `Content-Length` up front,
-    ///   `Expect: 100-continue` for large bodies, 512 KiB writes. Requests that a proxy would carry
+    /// - Parameter usesDirectHTTP1: Send requests whose body is a stream, and calls that download
+    ///   to a file, to `http` URLs over HTTP/1.1 on a connection of the transport's own:
+    ///   `Content-Length` up front, `Expect: 100-continue` for large bodies, 512 KiB writes, the
+    ///   response body written to the call's file as it is read. Requests that a proxy would carry
     ///   (the configuration's or the environment's `http_proxy`/`all_proxy`) and every `https`
     ///   request still use the session.
     public init(
         configuration: URLSessionConfiguration = .default,
-        sendsStreamedBodiesDirectly: Bool = URLSessionTransport.sendsStreamedBodiesDirectlyByDefault
+        usesDirectHTTP1: Bool = URLSessionTransport.usesDirectHTTP1ByDefault
     ) {
         // A copy: the caller's configuration object stays as it was.
         let configuration = (configuration.copy() as? URLSessionConfiguration) ?? configuration
@@ -54,13 +56,13 @@ public final class URLSessionTransport: WebServiceTransport {
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
         router = TaskRouter()
         session = URLSession(configuration: configuration, delegate: router, delegateQueue: nil)
-        direct = sendsStreamedBodiesDirectly ? DirectUploadTransport(configuration: configuration) : nil
+        direct = usesDirectHTTP1 ? DirectTransport(configuration: configuration) : nil
     }
 
     deinit { session.finishTasksAndInvalidate() }
 
     public func send(_ request: URLRequest, context: TransportContext) async throws -> TransportResponse {
-        if let direct, context.download == nil, direct.handles(request) {
+        if let direct, direct.handles(request, context: context) {
             return try await direct.send(request, context: context)
         }
         let exchange = TaskExchange(download: context.download)

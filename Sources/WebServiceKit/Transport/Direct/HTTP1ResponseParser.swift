@@ -55,6 +55,22 @@ struct HTTP1ResponseParser {
         isHeadRequest = requestMethod.uppercased() == "HEAD"
     }
 
+    /// Hands the body read so far to `consume` and forgets it: a body that goes to a file is
+    /// never whole in memory.
+    mutating func drainBody<E: Error>(_ consume: (UnsafeRawBufferPointer) throws(E) -> Void) throws(E) {
+        guard !body.isEmpty else { return }
+        let result = body.withUnsafeBytes { bytes -> Result<Void, E> in
+            do throws(E) {
+                try consume(bytes)
+                return .success(())
+            } catch {
+                return .failure(error)
+            }
+        }
+        body.removeAll(keepingCapacity: true)
+        try result.get()
+    }
+
     /// Whether the whole final response has been read.
     var isComplete: Bool {
         if case .done = state { return true }

@@ -5,20 +5,23 @@ import Foundation
     import FoundationNetworking
 #endif
 
-/// One request with a streamed body, sent over plain HTTP/1.1 on a connection of its own.
+/// One request with a streamed body, or one whose response goes to a file, sent over plain
+/// HTTP/1.1 on a connection of its own.
 ///
-/// The body goes out with `Content-Length` when its length is known (chunked otherwise), in
+/// The body, if any, goes out with `Content-Length` when its length is known (chunked otherwise), in
 /// large writes straight from the body stream. Bodies of 1 MiB or more, or of unknown length,
 /// ask `Expect: 100-continue` first and wait up to a second, as curl does, so that a server
 /// that refuses the request (401, 413) answers before a gigabyte is sent for nothing (RFC 9110
 /// §10.1.1). A server that answers while the body is still going out is heard: sending stops
-/// and its response is the result.
+/// and its response is the result. The final response's body goes to the call's file as it
+/// arrives when the call downloads to one (``TransportContext/download``), else into memory.
 ///
-/// Runs on the calling thread and blocks it; ``DirectUploadTransport`` gives it a thread.
-struct DirectUpload {
+/// Runs on the calling thread and blocks it; ``DirectTransport`` gives it a thread.
+struct DirectExchange {
     let request: URLRequest
     let url: URL
-    let body: InputStream
+    /// The body to send, `nil` for none.
+    let body: InputStream?
     let length: Int64?
     let extraHeaders: [String: String]
     let context: TransportContext
@@ -35,30 +38,35 @@ struct DirectUpload {
         guard let host = url.host, !host.isEmpty else { throw URLError(.badURL, reason: "no host in \(url)") }
         let port = url.port ?? 80
         try connection.open(host: host.trimmingCharacters(in: CharacterSet(charactersIn: "[]")), port: port)
-        let method = request.httpMethod ?? "POST"
+        let method = request.httpMethod ?? (body == nil ? "GET" : "POST")
+        let framing: HTTP1RequestHead.Framing =
+            body == nil ? .none : length.map(HTTP1RequestHead.Framing.length) ?? .chunked
         let expectsContinue =
-            request.value(forHTTPHeaderField: "Expect").map { $0.lowercased() == "100-continue" }
-            ?? ((length ?? Int64.max) >= Self.expectContinueThreshold)
+            body != nil
+            && (request.value(forHTTPHeaderField: "Expect").map { $0.lowercased() == "100-continue" }
+                ?? ((length ?? Int64.max) >= Self.expectContinueThreshold))
         let head = try HTTP1RequestHead(
             method: method, url: url, fields: request.allHTTPHeaderFields ?? [:], extraFields: extraHeaders,
-            length: length, expectsContinue: expectsContinue)
+            framing: framing, expectsContinue: expectsContinue)
         try head.bytes.withUnsafeBytes { try connection.sendAll($0) }
 
         var reader = ResponseReader(connection: connection, method: method, context: context)
-        defer { body.close() }
-        var mayContinue = true
-        if expectsContinue, try connection.wait(for: Int16(POLLIN), atMost: Self.continueWait) {
-            try reader.readAvailable()
-            mayContinue = !reader.hasFinalHead
-        }
-        if mayContinue {
-            try sendBody(reader: &reader)
+        if let body {
+            defer { body.close() }
+            var mayContinue = true
+            if expectsContinue, try connection.wait(for: Int16(POLLIN), atMost: Self.continueWait) {
+                try reader.readAvailable()
+                mayContinue = !reader.hasFinalHead
+            }
+            if mayContinue {
+                try send(body, reader: &reader)
+            }
         }
         return try reader.readResponse(url: url)
     }
 
     /// Streams the body until it ends, or until the server answers or closes.
-    private func sendBody(reader: inout ResponseReader) throws {
+    private func send(_ body: InputStream, reader: inout ResponseReader) throws {
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: Self.bufferSize, alignment: 16)
         defer { buffer.deallocate() }
         let chunked = length == nil
@@ -67,9 +75,9 @@ struct DirectUpload {
         do {
             while true {
                 let wanted = length.map { Int(min(Int64(buffer.count), $0 - sent)) } ?? buffer.count
-                let count = wanted == 0 ? 0 : try read(into: buffer, maxLength: wanted)
+                let count = wanted == 0 ? 0 : try read(body, into: buffer, maxLength: wanted)
                 if count == 0 {
-                    try checkEnd(sent: sent, buffer: buffer)
+                    try checkEnd(of: body, sent: sent, buffer: buffer)
                     if chunked { try send("0\r\n\r\n") }
                     return
                 }
@@ -91,7 +99,9 @@ struct DirectUpload {
         }
     }
 
-    private func read(into buffer: UnsafeMutableRawBufferPointer, maxLength: Int) throws -> Int {
+    private func read(_ body: InputStream, into buffer: UnsafeMutableRawBufferPointer, maxLength: Int) throws
+        -> Int
+    {
         let count = body.read(buffer.baseAddress!.assumingMemoryBound(to: UInt8.self), maxLength: maxLength)
         guard count >= 0 else {
             throw WebServiceError.requestSerialization(
@@ -102,13 +112,13 @@ struct DirectUpload {
 
     /// A body of known length must end exactly there: a short stream would leave the server
     /// waiting, a long one would be cut silently.
-    private func checkEnd(sent: Int64, buffer: UnsafeMutableRawBufferPointer) throws {
+    private func checkEnd(of body: InputStream, sent: Int64, buffer: UnsafeMutableRawBufferPointer) throws {
         guard let length else { return }
         if sent < length {
             throw WebServiceError.requestSerialization(
                 "the body stream ended after \(sent) of its \(length) bytes")
         }
-        if try read(into: buffer, maxLength: 1) > 0 {
+        if try read(body, into: buffer, maxLength: 1) > 0 {
             throw WebServiceError.requestSerialization("the body stream is longer than its \(length) bytes")
         }
     }
@@ -120,13 +130,18 @@ struct DirectUpload {
 }
 
 /// Reads the response from the connection into an ``HTTP1ResponseParser``, reporting the
-/// body's download progress as it arrives.
+/// body's download progress as it arrives. A call that downloads to a file gets the final
+/// response's body written there as it comes, so it is never in memory.
 private struct ResponseReader {
     let connection: SocketConnection
     let context: TransportContext
     var parser: HTTP1ResponseParser
     private(set) var sawEnd = false
     private var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+    /// The call's file, opened when the final response's head arrives.
+    private var sink: DownloadSink?
+    /// The final response's body bytes so far.
+    private var received: Int64 = 0
 
     init(connection: SocketConnection, method: String, context: TransportContext) {
         self.connection = connection
@@ -150,10 +165,30 @@ private struct ResponseReader {
         } catch {
             throw URLError(.badServerResponse, reason: error.description)
         }
+        try keepBody()
+    }
+
+    /// Moves the body parsed so far to the call's file, or counts it where it is.
+    private mutating func keepBody() throws(WebServiceError) {
+        guard parser.head != nil else { return }
+        guard let download = context.download else {
+            received = Int64(parser.body.count)
+            return
+        }
+        let sink: DownloadSink
+        if let open = self.sink {
+            sink = open
+        } else {
+            sink = try download.openBody()
+            self.sink = sink
+        }
+        received += Int64(parser.body.count)
+        try parser.drainBody { (bytes) throws(WebServiceError) in try sink.write(Data(bytes)) }
     }
 
     /// Reads to the end of the final response.
     mutating func readResponse(url: URL) throws -> TransportResponse {
+        defer { sink?.close() }
         while !parser.isComplete && !sawEnd {
             try readAvailable()
             reportProgress()
@@ -164,10 +199,13 @@ private struct ResponseReader {
             } catch {
                 throw URLError(.networkConnectionLost, reason: error.description)
             }
+            try keepBody()
         }
         guard let head = parser.head else { throw URLError(.badServerResponse) }
-        return TransportResponse(
+        var response = TransportResponse(
             statusCode: head.statusCode, headers: HTTPHeaders(head.fields), body: Data(parser.body), url: url)
+        if context.download != nil { response.bodyFileLength = received }
+        return response
     }
 
     /// The final response's body so far, against its `Content-Length` (unknown when chunked).
@@ -177,20 +215,29 @@ private struct ResponseReader {
         else { return }
         let length = head.values(of: "Transfer-Encoding").isEmpty ? head.values(of: "Content-Length").first : nil
         context.reportDownloadProgress(
-            received: Int64(parser.body.count),
-            expected: length.flatMap { Int64($0.trimmingCharacters(in: .whitespaces)) } ?? -1)
+            received: received, expected: length.flatMap { Int64($0.trimmingCharacters(in: .whitespaces)) } ?? -1)
     }
 }
 
-/// The request line and header fields of a request with a streamed body (RFC 9112 §3).
+/// The request line and header fields of a request (RFC 9112 §3).
 struct HTTP1RequestHead {
+    /// How the body is delimited (RFC 9112 §6).
+    enum Framing: Equatable {
+        /// No body, no framing field.
+        case none
+        /// `Content-Length`.
+        case length(Int64)
+        /// `Transfer-Encoding: chunked`.
+        case chunked
+    }
+
     let bytes: [UInt8]
 
     /// Fields the connection manages itself; the request's own values of these are replaced.
     static let managedFields: Set<String> = ["host", "content-length", "transfer-encoding", "connection", "expect"]
 
     init(
-        method: String, url: URL, fields: [String: String], extraFields: [String: String], length: Int64?,
+        method: String, url: URL, fields: [String: String], extraFields: [String: String], framing: Framing,
         expectsContinue: Bool
     ) throws(WebServiceError) {
         try HeaderValidation.check(fields)
@@ -215,7 +262,11 @@ struct HTTP1RequestHead {
         where !Self.managedFields.contains(name.lowercased()) && !present.contains(name.lowercased()) {
             text += "\(name): \(value)\r\n"
         }
-        text += length.map { "Content-Length: \($0)\r\n" } ?? "Transfer-Encoding: chunked\r\n"
+        switch framing {
+        case .none: break
+        case .length(let length): text += "Content-Length: \(length)\r\n"
+        case .chunked: text += "Transfer-Encoding: chunked\r\n"
+        }
         if expectsContinue { text += "Expect: 100-continue\r\n" }
         text += "Connection: close\r\n\r\n"
         bytes = Array(text.utf8)

@@ -5,15 +5,17 @@ import Foundation
     import FoundationNetworking
 #endif
 
-/// Sends requests with a streamed body over plain HTTP/1.1 itself, on a thread of its own.
+/// Sends requests with a streamed body, and downloads to a file, over plain HTTP/1.1 itself, on
+/// a thread of its own.
 ///
 /// Foundation's `URLSession` on Linux sends every stream chunked (never with `Content-Length`,
 /// which some servers require) and spends a callback, a timer and a copy on each 64 KiB; this
-/// path sends the length up front and writes 512 KiB at a time. It takes only requests it can
-/// carry exactly as the session would: `http` URLs with a body stream, no proxy configured or in
-/// the environment. Cookies follow the session configuration; the session's additional header
+/// path sends the length up front and writes 512 KiB at a time. Its download tasks reopen their
+/// file for every 16 KiB; this path writes the body to the call's file as it reads it. It takes
+/// only requests it can carry exactly as the session would: `http` URLs with a body stream or a
+/// file to download to, no proxy configured or in the environment. Cookies follow the session configuration; the session's additional header
 /// fields are sent. Responses are never decompressed, so no `Accept-Encoding` is offered.
-final class DirectUploadTransport: Sendable {
+final class DirectTransport: Sendable {
     private let additionalHeaders: [String: String]
     private let cookies: CookieJar?
     private let proxyConfigured: Bool
@@ -34,32 +36,36 @@ final class DirectUploadTransport: Sendable {
     }
 
     /// Whether this path carries `request`.
-    func handles(_ request: URLRequest) -> Bool {
-        guard request.httpBodyStream != nil, let url = request.url, url.scheme?.lowercased() == "http",
+    func handles(_ request: URLRequest, context: TransportContext) -> Bool {
+        guard request.httpBodyStream != nil || context.download != nil, let url = request.url,
+            url.scheme?.lowercased() == "http",
             let host = url.host, !host.isEmpty, !proxyConfigured
         else { return false }
         return !ProxyEnvironment.current.appliesTo(host: host)
     }
 
     func send(_ request: URLRequest, context: TransportContext) async throws -> TransportResponse {
-        guard let url = request.url, let body = request.httpBodyStream else { throw URLError(.badURL) }
+        guard let url = request.url else { throw URLError(.badURL) }
+        // A streamed body, a body in memory (a download call may send one), or none.
+        let body = request.httpBodyStream ?? request.httpBody.map { InputStream(data: $0) }
+        let length = request.httpBodyStream != nil ? context.uploadLength : request.httpBody.map { Int64($0.count) }
         let deadline = request.timeoutInterval > 0 ? DispatchTime.now() + request.timeoutInterval : nil
         let connection = try SocketConnection(deadline: deadline)
         var extra = additionalHeaders
         if request.value(forHTTPHeaderField: "Cookie") == nil, let cookie = cookies?.header(for: url) {
             extra["Cookie"] = cookie
         }
-        let upload = UnsafeSendable(
-            DirectUpload(
-                request: request, url: url, body: body, length: context.uploadLength, extraHeaders: extra,
-                context: context, connection: connection))
+        let exchange = UnsafeSendable(
+            DirectExchange(
+                request: request, url: url, body: body, length: length, extraHeaders: extra, context: context,
+                connection: connection))
         let response = try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation {
                 (continuation: CheckedContinuation<TransportResponse, any Error>) in
                 let thread = Thread {
-                    continuation.resume(with: Result { try upload.value.run() })
+                    continuation.resume(with: Result { try exchange.value.run() })
                 }
-                thread.name = "WebServiceKit.upload"
+                thread.name = "WebServiceKit.direct"
                 thread.start()
             }
         } onCancel: {
@@ -70,7 +76,7 @@ final class DirectUploadTransport: Sendable {
     }
 }
 
-/// An upload handed to the thread that runs it; only that thread touches it afterwards.
+/// An exchange handed to the thread that runs it; only that thread touches it afterwards.
 private struct UnsafeSendable<Value>: @unchecked Sendable {
     let value: Value
     init(_ value: Value) { self.value = value }
