@@ -1,5 +1,6 @@
 import Foundation
 import WebServiceKit
+import WebServiceKitTesting
 import XCTest
 
 #if canImport(FoundationNetworking)
@@ -126,40 +127,9 @@ extension DownloadProgressTests {
 }
 
 /// Progress events and the completion, in the order they ran.
-final class ProgressLog: @unchecked Sendable {  // guarded by `lock`
-    enum Event: Equatable {
-        case simple(fraction: Double, expected: Int64)
-        case rich(TransferProgress)
-        case completion
-    }
+typealias ProgressLog = ProgressRecorder
 
-    private let lock = NSLock()
-    private var events: [Event] = []
-    private let onFirstProgress: (@Sendable () -> Void)?
-
-    init(onFirstProgress: (@Sendable () -> Void)? = nil) { self.onFirstProgress = onFirstProgress }
-
-    var simple: ProgressHandler {
-        { fraction, expected in self.append(.simple(fraction: fraction, expected: expected)) }
-    }
-    var rich: TransferProgressHandler { { progress in self.append(.rich(progress)) } }
-    func markCompletion() { append(.completion) }
-
-    private func append(_ event: Event) {
-        let first = lock.withLock {
-            events.append(event)
-            return events.count == 2
-        }
-        if first { onFirstProgress?() }
-    }
-
-    var all: [Event] { lock.withLock { events } }
-    var simpleEvents: [(fraction: Double, expected: Int64)] {
-        all.compactMap { if case .simple(let fraction, let expected) = $0 { (fraction, expected) } else { nil } }
-    }
-    var richEvents: [TransferProgress] { all.compactMap { if case .rich(let progress) = $0 { progress } else { nil } } }
-    var endsWithCompletion: Bool { all.last == .completion && all.filter { $0 == .completion }.count == 1 }
-
+extension ProgressRecorder {
     /// `(0, -1)`, cumulative fractions of `total` at most once per 1 %, one `(1, total)`.
     func assertCompleteRun(total: Int64, file: StaticString = #filePath, line: UInt = #line) {
         let events = simpleEvents
