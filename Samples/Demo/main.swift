@@ -127,7 +127,11 @@ await demonstrateDownload(client: client)
 section("HTTP cache: the second call of each pair comes from the cache")
 await demonstrateCache(root: client.serviceRoot)
 
-// 12. OData: a typed query with a filter, nested expand and count; paging; a typed error.
+// 12. Logging: one call logged with its header fields; the Basic credential is redacted.
+section("logging: one call at .headers, the credential redacted")
+await demonstrateLogging(root: client.serviceRoot)
+
+// 13. OData: a typed query with a filter, nested expand and count; paging; a typed error.
 if let text = ProcessInfo.processInfo.environment["WEBSERVICEKIT_ODATA_URL"], let odataRoot = URL(string: text) {
     section("OData: typed query, server-driven paging, typed error")
     await demonstrateOData(root: odataRoot)

@@ -1056,6 +1056,7 @@ final class DocumentationExamplesTests: XCTestCase {
         client.timeout = 30
         client.maximumRedirects = 5
         client.logLevel = .basic
+        client.logRedaction = LogRedaction(headers: ["X-Api-Key"])
 
         let request = try client.request(for: .createRepo, arguments: [["name": "kit"]])
         XCTAssertEqual(request.timeoutInterval, 30)
@@ -1063,6 +1064,7 @@ final class DocumentationExamplesTests: XCTestCase {
         XCTAssertEqual(request.value(forHTTPHeaderField: "Accept-Language"), "de")
         XCTAssertNil(request.value(forHTTPHeaderField: "X-Debug"), "request(for:) runs no interceptor")
         XCTAssertTrue(client.successCodes.contains(304))
+        XCTAssertTrue(client.logRedaction.redactsHeader("x-api-key"))
     }
 
     // MARK: Serialization.md

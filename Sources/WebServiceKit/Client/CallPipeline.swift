@@ -35,7 +35,8 @@ extension WebServiceClient {
                 context: TransportContext(
                     call: descriptor, uploadLength: uploadLength, progress: progress.hasHandlers ? progress : nil,
                     cacheIdentifier: prepared.cacheIdentifier, download: download),
-                maximumRedirects: settings.maximumRedirects, body: prepared.streamedBody
+                maximumRedirects: settings.maximumRedirects, body: prepared.streamedBody,
+                log: ExchangeLog.make(for: descriptor, settings: settings)
             ).run(prepared.request)
             let response: WebServiceResponse<Response>
             let downloaded: Int64

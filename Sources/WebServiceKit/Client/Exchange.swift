@@ -14,6 +14,8 @@ struct Exchange {
     let maximumRedirects: Int
     /// A streamed body, attached to each send (it is opened anew every time).
     let body: RequestBody?
+    /// Logs each request sent and its answer; `nil` when the call logs nothing.
+    let log: ExchangeLog?
 
     func run(_ initialRequest: URLRequest) async throws(WebServiceError) -> (
         request: URLRequest, response: TransportResponse
@@ -51,7 +53,7 @@ struct Exchange {
                 if Task.isCancelled { throw .cancelled(reason: nil) }
                 try body?.attach(to: &sending, sendCount: sendCount)
                 sendCount += 1
-                response = try await send(sending)
+                response = try await send(sending, attempt: sendCount, streamedLength: body?.length)
             } catch {
                 // A body that failed while being read (a file that changed size, a broken stream)
                 // is the real cause, whatever the transport reported.
@@ -101,11 +103,18 @@ struct Exchange {
     /// `stale=true`) never makes a call loop.
     static let maximumAuthenticationRetries = 3
 
-    private func send(_ request: URLRequest) async throws(WebServiceError) -> TransportResponse {
+    private func send(
+        _ request: URLRequest, attempt: Int, streamedLength: Int64?
+    ) async throws(WebServiceError) -> TransportResponse {
+        let sent = log?.sent(request, attempt: attempt, streamedLength: streamedLength)
         do {
-            return try await transport.send(request, context: context)
+            let response = try await transport.send(request, context: context)
+            if let sent { log?.received(response, for: sent) }
+            return response
         } catch {
-            throw WebServiceError(transportError: error)
+            let failure = WebServiceError(transportError: error)
+            if let sent { log?.failed(failure, for: sent) }
+            throw failure
         }
     }
 

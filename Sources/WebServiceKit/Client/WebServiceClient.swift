@@ -39,6 +39,8 @@ public final class WebServiceClient: Sendable {
         var maximumRedirects = 10
         var cache: HTTPCache?
         var logLevel: LogLevel = .none
+        /// Behind one reference, so that the snapshot every call takes stays small.
+        var logging = LogSettings()
     }
 
     /// Creates a client.
@@ -122,10 +124,35 @@ public final class WebServiceClient: Sendable {
         set { settings.withLock { $0.cache = newValue } }
     }
 
-    /// How much of each call is logged, unless the call says otherwise.
+    /// How much of each call is logged, unless the call's descriptor says otherwise (`.none` by
+    /// default: nothing is logged, and no message is built). See ``WebServiceLogger``.
     public var logLevel: LogLevel {
         get { settings.current.logLevel }
         set { settings.withLock { $0.logLevel = newValue } }
+    }
+
+    /// Receives the messages of calls that log (a ``StandardErrorLogger`` by default).
+    public var logger: any WebServiceLogger {
+        get { settings.current.logging.logger }
+        set { settings.withLock { $0.logging = $0.logging.replacing(logger: newValue) } }
+    }
+
+    /// Header fields and query parameters that logs hide, in addition to `Authorization`,
+    /// `Proxy-Authorization`, `Cookie` and `Set-Cookie`, which are always hidden.
+    ///
+    /// ```swift
+    /// client.logRedaction.headers.insert("X-Api-Key")
+    /// ```
+    public var logRedaction: LogRedaction {
+        get { settings.current.logging.redaction }
+        set { settings.withLock { $0.logging = $0.logging.replacing(redaction: newValue) } }
+    }
+
+    /// How many bytes of each body a `.body` log shows (4096 by default); the rest is left out
+    /// and counted.
+    public var logBodyLimit: Int {
+        get { settings.current.logging.bodyLimit }
+        set { settings.withLock { $0.logging = $0.logging.replacing(bodyLimit: max(0, newValue)) } }
     }
 
     /// A snapshot of the settings, taken once per call.

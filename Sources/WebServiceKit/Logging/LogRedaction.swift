@@ -1,0 +1,185 @@
+import Foundation
+
+/// What logs hide: the values of secret header fields and query parameters.
+///
+/// `Authorization`, `Proxy-Authorization`, `Cookie` and `Set-Cookie` are always redacted, at every
+/// level; ``headers`` and ``queryParameters`` add your own. Names compare ignoring case. A redacted
+/// value is logged as ``placeholder``:
+///
+/// ```swift
+/// client.logRedaction = LogRedaction(headers: ["X-Api-Key"], queryParameters: ["api_key"])
+/// // --> GET https://api.example.com/items?api_key=[redacted]
+/// // X-Api-Key: [redacted]
+/// ```
+///
+/// A password in the URL (`https://user:secret@host/`) is always redacted too. The values hidden
+/// in a call are also replaced wherever else they appear in its messages (a body that echoes the
+/// request's headers, an error that quotes its URL), when they are at least six characters long.
+/// Secrets that are not in a redacted field, such as a password in a form body, are not
+/// recognised: log such calls at `.headers` or less.
+public struct LogRedaction: Sendable, Hashable {
+    /// The header fields redacted whatever ``headers`` says.
+    public static let alwaysRedactedHeaders: Set<String> = [
+        "Authorization", "Proxy-Authorization", "Cookie", "Set-Cookie",
+    ]
+
+    /// What a redacted value is logged as.
+    public static let placeholder = "[redacted]"
+
+    /// Header fields to redact in addition to ``alwaysRedactedHeaders``, in any case.
+    public var headers: Set<String>
+    /// Query parameters whose values to redact, in any case (compared with the percent-decoded
+    /// name).
+    public var queryParameters: Set<String>
+
+    /// Creates a redaction list.
+    ///
+    /// - Parameters:
+    ///   - headers: Header fields to redact in addition to ``alwaysRedactedHeaders``.
+    ///   - queryParameters: Query parameters whose values to redact.
+    public init(headers: Set<String> = [], queryParameters: Set<String> = []) {
+        self.headers = headers
+        self.queryParameters = queryParameters
+    }
+
+    /// Whether the value of the header field `name` is redacted.
+    public func redactsHeader(_ name: String) -> Bool { Matcher(self).redactsHeader(name) }
+
+    /// Whether the value of the query parameter `name` (percent-decoded) is redacted.
+    public func redactsQueryParameter(_ name: String) -> Bool { Matcher(self).redactsQueryParameter(name) }
+}
+
+extension LogRedaction {
+    /// The redaction list with names lowercased once, for one call's messages.
+    struct Matcher: Sendable {
+        private static let alwaysRedacted = Set(LogRedaction.alwaysRedactedHeaders.map { $0.lowercased() })
+        /// Shorter values are hidden only in their own field, not searched for elsewhere.
+        static let minimumScrubbedLength = 6
+
+        let headers: Set<String>
+        let queryParameters: Set<String>
+
+        init(_ redaction: LogRedaction) {
+            headers = Self.alwaysRedacted.union(redaction.headers.map { $0.lowercased() })
+            queryParameters = Set(redaction.queryParameters.map { $0.lowercased() })
+        }
+
+        func redactsHeader(_ name: String) -> Bool { headers.contains(name.lowercased()) }
+
+        func redactsQueryParameter(_ name: String) -> Bool {
+            !queryParameters.isEmpty && queryParameters.contains(name.lowercased())
+        }
+
+        /// `url` with its password and redacted query values replaced; the hidden values go to
+        /// `secrets`.
+        func redact(_ url: URL, secrets: inout Secrets) -> String {
+            var text = url.absoluteString
+            var fragment = ""
+            if let hash = text.firstIndex(of: "#") {
+                fragment = String(text[hash...])
+                text = String(text[..<hash])
+            }
+            var query: String?
+            if let mark = text.firstIndex(of: "?") {
+                query = String(text[text.index(after: mark)...])
+                text = String(text[..<mark])
+            }
+            text = redactPassword(in: text, secrets: &secrets)
+            guard let query else { return text + fragment }
+            return text + "?" + redactQuery(query, secrets: &secrets) + fragment
+        }
+
+        private func redactPassword(in text: String, secrets: inout Secrets) -> String {
+            guard let scheme = text.range(of: "://") else { return text }
+            let authorityEnd = text[scheme.upperBound...].firstIndex(of: "/") ?? text.endIndex
+            let authority = text[scheme.upperBound..<authorityEnd]
+            guard let at = authority.lastIndex(of: "@"),
+                let colon = authority[..<at].firstIndex(of: ":")
+            else { return text }
+            let password = text[authority.index(after: colon)..<at]
+            guard !password.isEmpty else { return text }
+            secrets.insert(String(password))
+            return text.replacingCharacters(in: password.startIndex..<password.endIndex, with: LogRedaction.placeholder)
+        }
+
+        private func redactQuery(_ query: String, secrets: inout Secrets) -> String {
+            guard !queryParameters.isEmpty else { return query }
+            let items = query.split(separator: "&", omittingEmptySubsequences: false).map { item -> Substring in
+                guard let equals = item.firstIndex(of: "=") else { return item }
+                let name = item[..<equals]
+                let decoded = name.replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? String(name)
+                guard redactsQueryParameter(decoded) else { return item }
+                let value = item[item.index(after: equals)...]
+                guard !value.isEmpty else { return item }
+                secrets.insert(String(value))
+                return name + "=" + LogRedaction.placeholder
+            }
+            return items.joined(separator: "&")
+        }
+
+        /// The value of a redacted field, and the parts of it that are worth searching for
+        /// elsewhere: the credentials after an authentication scheme, the values of cookies.
+        func collect(field name: String, value: String, into secrets: inout Secrets) {
+            secrets.insert(value)
+            let lowercased = name.lowercased()
+            if lowercased == "cookie" || lowercased == "set-cookie" {
+                // `Set-Cookie: name=value; Path=/`: only the first pair is the cookie.
+                let pairs = value.split(separator: ";")
+                for pair in lowercased == "cookie" ? pairs[...] : pairs.prefix(1) {
+                    if let equals = pair.firstIndex(of: "=") {
+                        secrets.insert(pair[pair.index(after: equals)...].trimmingCharacters(in: .whitespaces))
+                    }
+                }
+            } else if let space = value.firstIndex(of: " ") {
+                // `Basic dXNlcjpwYXNzd2Q=`, `Bearer eyJ…`: the credentials themselves.
+                let credentials = value[value.index(after: space)...].trimmingCharacters(in: .whitespaces)
+                if !credentials.contains(" ") && !credentials.contains(",") { secrets.insert(credentials) }
+            }
+        }
+    }
+
+    /// The values hidden in one exchange, searched for in the rest of its messages.
+    struct Secrets: Sendable {
+        private(set) var values: [String] = []
+
+        mutating func insert(_ value: String) {
+            var candidates = [value]
+            if let decoded = value.removingPercentEncoding, decoded != value { candidates.append(decoded) }
+            for candidate in candidates
+            where candidate.count >= Matcher.minimumScrubbedLength && !values.contains(candidate) {
+                values.append(candidate)
+            }
+            // The longest first, so that a value containing another is replaced whole.
+            values.sort { $0.count > $1.count }
+        }
+
+        mutating func formUnion(_ other: Secrets) {
+            for value in other.values { insert(value) }
+        }
+
+        /// `text` with every hidden value replaced by the placeholder.
+        func scrub(_ text: String) -> String {
+            var text = text
+            for value in values where text.contains(value) {
+                text = text.replacingOccurrences(of: value, with: LogRedaction.placeholder)
+            }
+            return text
+        }
+
+        /// `text` scrubbed, and without a hidden value's beginning where `text` was cut short.
+        func scrub(truncated text: String) -> String {
+            var text = scrub(text)
+            for value in values {
+                var length = min(value.count - 1, text.count)
+                while length >= Matcher.minimumScrubbedLength / 2 {
+                    if text.hasSuffix(value.prefix(length)) {
+                        text = String(text.dropLast(length)) + LogRedaction.placeholder
+                        break
+                    }
+                    length -= 1
+                }
+            }
+            return text
+        }
+    }
+}
