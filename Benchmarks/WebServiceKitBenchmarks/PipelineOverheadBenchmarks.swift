@@ -33,13 +33,45 @@ enum DecodeOverheadBenchmark {
             + (0..<20).map { #"{"id":\#($0),"name":"item number \#($0)","price":\#($0).5,"tags":["a","bc"]}"# }
             .joined(separator: ",") + "]").utf8)
 
-    static func run(iterations: Int = 5000, rounds: Int = 9) {
+    /// The flag that makes this executable call `perform` over the fixed response N times (or,
+    /// with `bare` after N, decode the bytes N times) and exit, for `valgrind --tool=callgrind`:
+    /// instruction counts are repeatable here, time is not.
+    static let profileFlag = "--profile-decode"
+
+    /// When `arguments` ask for the profiling loop, runs it and returns the exit code.
+    static func childExitCode(for arguments: [String]) -> Int32? {
+        guard (3...4).contains(arguments.count), arguments[1] == profileFlag, let count = Int(arguments[2]) else {
+            return nil
+        }
+        let bare = arguments.count == 4 && arguments[3] == "bare"
+        let (client, call) = makeClient()
+        let decoder = JSONDecoder()
+        let done = DispatchSemaphore(value: 0)
+        Task {
+            for _ in 0..<count {
+                if bare {
+                    blackHole(try? decoder.decode([Item].self, from: body))
+                } else {
+                    blackHole(try? await client.perform(call))
+                }
+            }
+            done.signal()
+        }
+        done.wait()
+        return 0
+    }
+
+    static func makeClient() -> (WebServiceClient, WebServiceCall<[Item]>) {
         let client = WebServiceClient(
             serviceRoot: URL(string: "http://127.0.0.1/")!,
             transport: FixedTransport(
                 response: TransportResponse(
                     statusCode: 200, headers: ["Content-Type": "application/json"], body: body)))
-        let call = WebServiceCall<[Item]>(relativePath: "items")
+        return (client, WebServiceCall<[Item]>(relativePath: "items"))
+    }
+
+    static func run(iterations: Int = 5000, rounds: Int = 9) {
+        let (client, call) = makeClient()
         let failures = SmallGetBenchmark.Failures()
         let library: @Sendable () async -> Void = {
             do { blackHole(try await client.perform(call)) } catch { failures.record("\(error)") }

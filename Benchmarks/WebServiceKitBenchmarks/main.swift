@@ -8,6 +8,9 @@ import Foundation
 if let exitCode = MultipartUploadBenchmark.childExitCode(for: CommandLine.arguments) {
     exit(exitCode)
 }
+if let exitCode = DecodeOverheadBenchmark.childExitCode(for: CommandLine.arguments) {
+    exit(exitCode)
+}
 if let exitCode = RawURLSessionUpload.childExitCode(for: CommandLine.arguments) {
     exit(exitCode)
 }

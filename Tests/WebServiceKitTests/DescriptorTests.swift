@@ -2,11 +2,39 @@ import Foundation
 import WebServiceKit
 import XCTest
 
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
 final class DescriptorTests: XCTestCase {
     func testWellFormedDescriptorsValidate() throws {
         try WebServiceCall<Data>(relativePath: "users/%%0%%/repos?sort=%%1%%&page=%%2%%").validate()
         try WebServiceCall<Data>(relativePath: "", headers: ["X-User": "%%0%%"]).validate()
         try WebServiceCall<Data>(method: "PROPFIND", relativePath: "/dav/%%10%%").validate()
+    }
+
+    /// A call without wildcards keeps its URL per service root: clients on other roots sharing
+    /// the descriptor must still get their own URL, in any order.
+    func testAStaticCallBuildsTheRightURLForEveryServiceRoot() throws {
+        let call = WebServiceCall<Data>(relativePath: "v1/items?sort=name")
+        let first = WebServiceClient(serviceRoot: URL(string: "https://one.example/api")!)
+        let second = WebServiceClient(serviceRoot: URL(string: "http://127.0.0.1:8080/")!)
+        for _ in 0..<3 {
+            XCTAssertEqual(
+                try first.request(for: call, arguments: []).url?.absoluteString,
+                "https://one.example/api/v1/items?sort=name")
+            XCTAssertEqual(
+                try second.request(for: call, arguments: []).url?.absoluteString,
+                "http://127.0.0.1:8080/v1/items?sort=name")
+        }
+        let absolute = WebServiceCall<Data>(relativePath: "/health")
+        XCTAssertEqual(
+            try first.request(for: absolute, arguments: []).url?.absoluteString, "https://one.example/health")
+        XCTAssertEqual(
+            try second.request(for: absolute, arguments: []).url?.absoluteString, "http://127.0.0.1:8080/health")
+        XCTAssertEqual(try first.request(for: call, arguments: []).httpMethod, "GET")
+        let post = WebServiceCall<Data>(method: .post, relativePath: "v1/items")
+        XCTAssertEqual(try first.request(for: post, arguments: []).httpMethod, "POST")
     }
 
     func testMalformedTemplatesAreInvalidCalls() {

@@ -120,6 +120,9 @@ struct CompiledCall: Sendable {
     let headers: [HeaderTemplate]
     let serializationRoot: [String]?
     let cacheIdentifier: Template?
+    /// The URL of a call without wildcards in its path or query, kept for the last service root
+    /// it was built against: parsing it again costs more than the rest of the request.
+    let staticURL: StaticURLCache?
 
     init(
         method: HTTPMethod, relativePath: String, headers: [String: String], serializationRoot: String?,
@@ -132,6 +135,7 @@ struct CompiledCall: Sendable {
         }
         do {
             url = try URLTemplate.parse(relativePath)
+            staticURL = url.argumentIndices.isEmpty ? StaticURLCache() : nil
             self.cacheIdentifier = try cacheIdentifier.map { (text) throws(TemplateError) in try Template.parse(text) }
             self.headers = try headers.sorted { $0.key < $1.key }.map { (name, value) throws(TemplateError) in
                 HeaderTemplate(name: name, value: try Template.parse(value))
@@ -205,4 +209,16 @@ enum HeaderValidation {
         }
         return nil
     }
+}
+
+/// One URL remembered with the service root it was built against.
+final class StaticURLCache: Sendable {
+    private let entry = Locked<(root: String, url: URL)?>(nil)
+
+    /// The URL built for `root`, if it is the one remembered.
+    func url(for root: String) -> URL? {
+        entry.withLock { entry in entry.flatMap { $0.root == root ? $0.url : nil } }
+    }
+
+    func remember(_ url: URL, for root: String) { entry.withLock { $0 = (root, url) } }
 }

@@ -68,6 +68,8 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
 extension String {
     /// ASCII case-insensitive comparison, as header names need.
     func caseInsensitiveEquals(_ other: String) -> Bool {
+        // Names are mostly written the same way: the byte comparison settles it at once.
+        if self == other { return true }
         let lhs = utf8
         let rhs = other.utf8
         guard lhs.count == rhs.count else { return false }

@@ -66,7 +66,8 @@ struct RequestFactory {
         var request = URLRequest(
             url: url, cachePolicy: .reloadIgnoringLocalCacheData,
             timeoutInterval: descriptor.timeout ?? defaults.timeout)
-        request.httpMethod = descriptor.method.rawValue
+        // URLRequest's method is GET already; setting it costs about 4,000 instructions on Linux.
+        if descriptor.method != .get { request.httpMethod = descriptor.method.rawValue }
         var headers = try buildHeaders(&binder)
         let cacheIdentifier = try compiled.cacheIdentifier.flatMap { template throws(WebServiceError) in
             try renderText(template, place: "cacheIdentifier", binder: &binder)
@@ -134,6 +135,8 @@ struct RequestFactory {
         case .origin: text = defaults.serviceRoot.origin
         case .absolute: text = ""
         }
+        let root = text
+        if let cached = compiled.staticURL?.url(for: root) { return cached }
         for part in compiled.url.path.parts {
             switch part {
             case .literal(let literal): text += literal
@@ -185,6 +188,7 @@ struct RequestFactory {
         guard let url = URL(string: text) else {
             throw .invalidCall("\"\(text)\" is not a valid URL (service root + \"\(descriptor.relativePath)\")")
         }
+        compiled.staticURL?.remember(url, for: root)
         return url
     }
 

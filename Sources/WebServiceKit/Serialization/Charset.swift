@@ -76,7 +76,7 @@ public struct Charset: Sendable, Hashable, CustomStringConvertible {
 
     /// The `charset` parameter of a `Content-Type` value (RFC 9110 §8.3.1), if present and known.
     static func fromContentType(_ contentType: String?) -> Charset? {
-        guard let contentType else { return nil }
+        guard let contentType, contentType.utf8.contains(UInt8(ascii: ";")) else { return nil }
         for parameter in contentType.split(separator: ";").dropFirst() {
             let pair = parameter.split(separator: "=", maxSplits: 1)
             if pair.count == 2, pair[0].trimmingCharacters(in: .whitespaces).lowercased() == "charset" {
