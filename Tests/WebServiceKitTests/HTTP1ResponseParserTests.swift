@@ -30,7 +30,7 @@ final class HTTP1ResponseParserTests: XCTestCase {
             XCTAssertTrue(parser.isComplete, "pieces of \(size)")
             XCTAssertEqual(body(parser), "hello world")
             XCTAssertEqual(parser.head?.statusCode, 201)
-            XCTAssertEqual(parser.head?.values(of: "content-type"), ["text/plain"])
+            XCTAssertEqual(parser.head?.headers.values(for: "content-type"), ["text/plain"])
             XCTAssertEqual(events.count, 1)
         }
     }
@@ -72,14 +72,14 @@ final class HTTP1ResponseParserTests: XCTestCase {
 
     func testBareLineFeedsAndFoldedFieldsAreRead() throws {
         let parser = try parse("HTTP/1.0 200 OK\nX-A: one\n  two\nContent-Length: 1\n\nz", close: false).parser
-        XCTAssertEqual(parser.head?.values(of: "X-A"), ["one two"])
+        XCTAssertEqual(parser.head?.headers.values(for: "X-A"), ["one two"])
         XCTAssertEqual(body(parser), "z")
     }
 
     func testRepeatedFieldsKeepTheirOrder() throws {
         let parser = try parse("HTTP/1.1 200 OK\r\nSet-Cookie: a=1\r\nSet-Cookie: b=2\r\nContent-Length: 0\r\n\r\n")
             .parser
-        XCTAssertEqual(parser.head?.values(of: "set-cookie"), ["a=1", "b=2"])
+        XCTAssertEqual(parser.head?.headers.values(for: "set-cookie"), ["a=1", "b=2"])
     }
 
     func testCutShortResponsesFail() {

@@ -178,24 +178,24 @@ final class DownloadSink: @unchecked Sendable {  // used by one thread at a time
 
     /// Appends `data` to the file.
     func write(_ data: Data) throws(WebServiceError) {
-        let error = data.withUnsafeBytes { buffer -> Int32 in
-            guard var next = buffer.baseAddress else { return 0 }
-            var remaining = buffer.count
-            while remaining > 0 {
-                let written = Foundation.write(descriptor, next, remaining)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    return errno
-                }
-                next += written
-                remaining -= written
+        let result = data.withUnsafeBytes { bytes in Result { () throws(WebServiceError) in try write(bytes) } }
+        try result.get()
+    }
+
+    /// Appends `bytes` to the file (a transport's read buffer, without a copy).
+    func write(_ bytes: UnsafeRawBufferPointer) throws(WebServiceError) {
+        guard var next = bytes.baseAddress else { return }
+        var remaining = bytes.count
+        while remaining > 0 {
+            let written = Foundation.write(descriptor, next, remaining)
+            if written < 0 {
+                if errno == EINTR { continue }
+                throw .download(.writeFailed(destination, reason: FileDownload.describe(errno)))
             }
-            return 0
+            next += written
+            remaining -= written
         }
-        guard error == 0 else {
-            throw .download(.writeFailed(destination, reason: FileDownload.describe(error)))
-        }
-        byteCount += Int64(data.count)
+        byteCount += Int64(bytes.count)
     }
 
     /// Closes the file; further writes fail.

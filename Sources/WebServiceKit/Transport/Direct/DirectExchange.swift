@@ -183,7 +183,7 @@ private struct ResponseReader {
             self.sink = sink
         }
         received += Int64(parser.body.count)
-        try parser.drainBody { (bytes) throws(WebServiceError) in try sink.write(Data(bytes)) }
+        try parser.drainBody { (bytes) throws(WebServiceError) in try sink.write(bytes) }
     }
 
     /// Reads to the end of the final response.
@@ -203,7 +203,7 @@ private struct ResponseReader {
         }
         guard let head = parser.head else { throw URLError(.badServerResponse) }
         var response = TransportResponse(
-            statusCode: head.statusCode, headers: HTTPHeaders(head.fields), body: Data(parser.body), url: url)
+            statusCode: head.statusCode, headers: head.headers, body: Data(parser.body), url: url)
         if context.download != nil { response.bodyFileLength = received }
         return response
     }
@@ -213,9 +213,7 @@ private struct ResponseReader {
         guard context.reportsProgress, let head = parser.head,
             TransportContext.countsAsDownload(statusCode: head.statusCode)
         else { return }
-        let length = head.values(of: "Transfer-Encoding").isEmpty ? head.values(of: "Content-Length").first : nil
-        context.reportDownloadProgress(
-            received: received, expected: length.flatMap { Int64($0.trimmingCharacters(in: .whitespaces)) } ?? -1)
+        context.reportDownloadProgress(received: received, expected: parser.bodyLength.map(Int64.init) ?? -1)
     }
 }
 

@@ -94,8 +94,8 @@ private struct CookieJar: @unchecked Sendable {  // HTTPCookieStorage is thread-
 
     func store(from headers: HTTPHeaders, for url: URL) {
         guard policy != .never else { return }
-        for field in headers where field.name.caseInsensitiveCompare("Set-Cookie") == .orderedSame {
-            let cookies = HTTPCookie.cookies(withResponseHeaderFields: ["Set-Cookie": field.value], for: url)
+        for value in headers.values(for: "Set-Cookie") {
+            let cookies = HTTPCookie.cookies(withResponseHeaderFields: ["Set-Cookie": value], for: url)
             storage.setCookies(cookies, for: url, mainDocumentURL: nil)
         }
     }

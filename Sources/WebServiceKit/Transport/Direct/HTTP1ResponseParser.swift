@@ -3,12 +3,7 @@ import Foundation
 /// A response head: status line and header fields (RFC 9112 §4 and §5).
 struct HTTP1ResponseHead: Sendable, Equatable {
     var statusCode: Int
-    var fields: [HTTPHeaders.Field]
-
-    /// The values of every field named `name`, in order.
-    func values(of name: String) -> [String] {
-        fields.filter { $0.name.caseInsensitiveCompare(name) == .orderedSame }.map(\.value)
-    }
+    var headers: HTTPHeaders
 }
 
 /// Why a response could not be read.
@@ -49,6 +44,8 @@ struct HTTP1ResponseParser {
     private var position = 0
     private var state = State.head
     private(set) var head: HTTP1ResponseHead?
+    /// The final response's `Content-Length`, when that is what delimits its body.
+    private(set) var bodyLength: Int?
     private(set) var body: [UInt8] = []
 
     init(requestMethod: String) {
@@ -168,22 +165,23 @@ struct HTTP1ResponseParser {
     }
 
     /// §6.3: how the final response's body is delimited.
-    private func bodyState(for head: HTTP1ResponseHead) throws(HTTP1ParseError) -> State {
+    private mutating func bodyState(for head: HTTP1ResponseHead) throws(HTTP1ParseError) -> State {
         if isHeadRequest || head.statusCode == 204 || head.statusCode == 304 { return .done }
-        let codings = head.values(of: "Transfer-Encoding").flatMap { $0.split(separator: ",") }
+        let codings = head.headers.values(for: "Transfer-Encoding").flatMap { $0.split(separator: ",") }
             .map { $0.trimmingCharacters(in: .whitespaces).lowercased() }.filter { !$0.isEmpty }
         if let last = codings.last {
             // §6.3 item 4: chunked last means chunked framing; any other coding reads until close.
             return last == "chunked" ? .chunkSize : .untilClose
         }
         let lengths = Set(
-            head.values(of: "Content-Length").flatMap { $0.split(separator: ",") }
+            head.headers.values(for: "Content-Length").flatMap { $0.split(separator: ",") }
                 .map { $0.trimmingCharacters(in: .whitespaces) })
         guard let first = lengths.first else { return .untilClose }
         // §6.3 item 5: differing or invalid lengths are an unrecoverable error.
         guard lengths.count == 1, !first.isEmpty, first.utf8.allSatisfy({ (0x30...0x39).contains($0) }),
             let length = Int(first)
-        else { throw HTTP1ParseError("invalid Content-Length: \(head.values(of: "Content-Length"))") }
+        else { throw HTTP1ParseError("invalid Content-Length: \(head.headers.values(for: "Content-Length"))") }
+        bodyLength = length
         return length == 0 ? .done : .fixed(remaining: length)
     }
 
@@ -251,6 +249,6 @@ struct HTTP1ResponseParser {
             let value = String(decoding: line[(colon + 1)...], as: UTF8.self).trimmingCharacters(in: .whitespaces)
             fields.append(HTTPHeaders.Field(name: name, value: value))
         }
-        return HTTP1ResponseHead(statusCode: statusCode, fields: fields)
+        return HTTP1ResponseHead(statusCode: statusCode, headers: HTTPHeaders(fields))
     }
 }
