@@ -51,57 +51,100 @@ enum SmallGetBenchmark {
         var summary: String? { lock.withLock { count == 0 ? nil : "\(count) calls failed, first: \(first ?? "")" } }
     }
 
+    /// The four ways of making one call that the measures compare.
+    struct Bodies {
+        let libraryCallback: @Sendable () -> Void
+        let rawCallback: @Sendable () -> Void
+        let libraryAsync: @Sendable () async -> Void
+        let rawAsync: @Sendable () async -> Void
+    }
+
+    static func bodies(for url: URL, failures: Failures) -> Bodies {
+        let client = WebServiceClient(serviceRoot: url.deletingLastPathComponent())
+        let call = WebServiceCall<Small>(relativePath: url.lastPathComponent)
+        let session = URLSession(configuration: .default)
+        let decoder = JSONDecoder()
+        return Bodies(
+            libraryCallback: {
+                let done = DispatchSemaphore(value: 0)
+                client.perform(
+                    call,
+                    success: { value in
+                        blackHole(value)
+                        done.signal()
+                    },
+                    failure: { error in
+                        failures.record("\(error)")
+                        done.signal()
+                    })
+                done.wait()
+            },
+            rawCallback: {
+                let done = DispatchSemaphore(value: 0)
+                session.dataTask(with: URLRequest(url: url)) { data, response, error in
+                    if let data, (response as? HTTPURLResponse)?.statusCode == 200,
+                        let value = try? decoder.decode(Small.self, from: data)
+                    {
+                        blackHole(value)
+                    } else {
+                        failures.record("raw: \(String(describing: error))")
+                    }
+                    done.signal()
+                }.resume()
+                done.wait()
+            },
+            libraryAsync: {
+                do { blackHole(try await client.perform(call)) } catch { failures.record("\(error)") }
+            },
+            rawAsync: {
+                do {
+                    let (data, _) = try await session.data(for: URLRequest(url: url))
+                    blackHole(try JSONDecoder().decode(Small.self, from: data))
+                } catch {
+                    failures.record("raw: \(error)")
+                }
+            })
+    }
+
+    static let profileFlag = "--profile-small-get"
+
+    /// `webservice-bench --profile-small-get URL N FORM`: makes N calls one way, for
+    /// `valgrind --tool=callgrind`. FORM is callbacks, raw-callbacks, async, raw-async, lanes or
+    /// raw-lanes.
+    static func childExitCode(for arguments: [String]) -> Int32? {
+        guard arguments.count == 5, arguments[1] == profileFlag, let url = URL(string: arguments[2]),
+            let count = Int(arguments[3])
+        else { return nil }
+        let failures = Failures()
+        let bodies = bodies(for: url, failures: failures)
+        switch arguments[4] {
+        case "callbacks": _ = measure(count, bodies.libraryCallback)
+        case "raw-callbacks": _ = measure(count, bodies.rawCallback)
+        case "async": _ = measureAsync(count, bodies.libraryAsync)
+        case "raw-async": _ = measureAsync(count, bodies.rawAsync)
+        case "lanes": _ = measureLanes(count, bodies.libraryCallback)
+        case "raw-lanes": _ = measureLanes(count, bodies.rawCallback)
+        default:
+            print("unknown form \(arguments[4])")
+            return 2
+        }
+        if let summary = failures.summary {
+            print(summary)
+            return 1
+        }
+        return 0
+    }
+
     static func run(iterations: Int = 500, rounds: Int = 9) {
         let title = "small GET of a 109-byte JSON"
         guard let text = ProcessInfo.processInfo.environment[urlVariable], let url = URL(string: text) else {
             print("\(title): skipped, \(urlVariable) is not set (Scripts/bench starts nginx and sets it)")
             return
         }
-        let client = WebServiceClient(serviceRoot: url.deletingLastPathComponent())
-        let call = WebServiceCall<Small>(relativePath: url.lastPathComponent)
-        let session = URLSession(configuration: .default)
         let failures = Failures()
-        let decoder = JSONDecoder()
-
-        let libraryCallback: @Sendable () -> Void = {
-            let done = DispatchSemaphore(value: 0)
-            client.perform(
-                call,
-                success: { value in
-                    blackHole(value)
-                    done.signal()
-                },
-                failure: { error in
-                    failures.record("\(error)")
-                    done.signal()
-                })
-            done.wait()
-        }
-        let rawCallback: @Sendable () -> Void = {
-            let done = DispatchSemaphore(value: 0)
-            session.dataTask(with: URLRequest(url: url)) { data, response, error in
-                if let data, (response as? HTTPURLResponse)?.statusCode == 200,
-                    let value = try? decoder.decode(Small.self, from: data)
-                {
-                    blackHole(value)
-                } else {
-                    failures.record("raw: \(String(describing: error))")
-                }
-                done.signal()
-            }.resume()
-            done.wait()
-        }
-        let libraryAsync: @Sendable () async -> Void = {
-            do { blackHole(try await client.perform(call)) } catch { failures.record("\(error)") }
-        }
-        let rawAsync: @Sendable () async -> Void = {
-            do {
-                let (data, _) = try await session.data(for: URLRequest(url: url))
-                blackHole(try JSONDecoder().decode(Small.self, from: data))
-            } catch {
-                failures.record("raw: \(error)")
-            }
-        }
+        let bodies = bodies(for: url, failures: failures)
+        let (libraryCallback, rawCallback) = (bodies.libraryCallback, bodies.rawCallback)
+        let (libraryAsync, rawAsync) = (bodies.libraryAsync, bodies.rawAsync)
 
         // Warm-up, and a check that both sides really get the file.
         for _ in 0..<50 {
@@ -155,12 +198,20 @@ enum SmallGetBenchmark {
         }
     }
 
-    /// `iterations` calls spread over ``lanes`` threads, each making its share in a row.
+    /// `iterations` calls spread over ``lanes`` threads of their own, each making its share in a
+    /// row. (`DispatchQueue.concurrentPerform` would run only as many lanes at once as there are
+    /// cores: its blocked iterations hold their worker thread.)
     static func measureLanes(_ iterations: Int, _ body: @escaping @Sendable () -> Void) -> Sample {
         timed(iterations) {
-            DispatchQueue.concurrentPerform(iterations: lanes) { _ in
-                for _ in 0..<(iterations / lanes) { body() }
+            let finished = DispatchGroup()
+            for _ in 0..<lanes {
+                finished.enter()
+                Thread {
+                    for _ in 0..<(iterations / lanes) { body() }
+                    finished.leave()
+                }.start()
             }
+            finished.wait()
         }
     }
 

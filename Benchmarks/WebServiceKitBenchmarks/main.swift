@@ -11,6 +11,10 @@ if let exitCode = MultipartUploadBenchmark.childExitCode(for: CommandLine.argume
 if let exitCode = DecodeOverheadBenchmark.childExitCode(for: CommandLine.arguments) {
     exit(exitCode)
 }
+// `webservice-bench --profile-small-get URL N FORM`: one form of the small GET, for callgrind.
+if let exitCode = SmallGetBenchmark.childExitCode(for: CommandLine.arguments) {
+    exit(exitCode)
+}
 if let exitCode = RawURLSessionUpload.childExitCode(for: CommandLine.arguments) {
     exit(exitCode)
 }
@@ -19,12 +23,22 @@ if let exitCode = FileDownloadBenchmark.childExitCode(for: CommandLine.arguments
     exit(exitCode)
 }
 
+// `webservice-bench --only NAME[,NAME…]` runs some measures: small-get, request-building,
+// decode, upload, download, cache, digest.
+let only: Set<String>? = CommandLine.arguments.firstIndex(of: "--only").flatMap { index in
+    index + 1 < CommandLine.arguments.count
+        ? Set(CommandLine.arguments[index + 1].split(separator: ",").map(String.init)) : nil
+}
+func runs(_ name: String) -> Bool { only?.contains(name) ?? true }
+
 print("WebServiceKit benchmarks (release build, ratios against baselines measured in this run)")
-SmallGetBenchmark.run()
-let requestBuilding = RequestBuildingBenchmark.comparison()
-requestBuilding.report(requestBuilding.run())
-DecodeOverheadBenchmark.run()
-MultipartUploadBenchmark.run()
-FileDownloadBenchmark.run()
-CacheHitBenchmark.run()
-DigestRoundTripBenchmark.run()
+if runs("small-get") { SmallGetBenchmark.run() }
+if runs("request-building") {
+    let requestBuilding = RequestBuildingBenchmark.comparison()
+    requestBuilding.report(requestBuilding.run())
+}
+if runs("decode") { DecodeOverheadBenchmark.run() }
+if runs("upload") { MultipartUploadBenchmark.run() }
+if runs("download") { FileDownloadBenchmark.run() }
+if runs("cache") { CacheHitBenchmark.run() }
+if runs("digest") { DigestRoundTripBenchmark.run() }

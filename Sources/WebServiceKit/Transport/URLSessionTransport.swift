@@ -72,8 +72,22 @@ public final class URLSessionTransport: WebServiceTransport {
                 // A download to a file is a download task: Foundation writes the body to disk on
                 // its own thread as it arrives (a data task would queue every chunk for the
                 // delegate, and the chunks pile up in memory when the delegate falls behind).
-                let task: URLSessionTask =
-                    context.download == nil ? session.dataTask(with: request) : session.downloadTask(with: request)
+                // Without progress to report, a data task hands its whole body to a completion
+                // handler: one delegate-queue operation per call instead of one per chunk plus one
+                // at the end. The session's delegate still refuses redirects and challenges.
+                let task: URLSessionTask
+                if context.download != nil {
+                    task = session.downloadTask(with: request)
+                } else if context.reportsProgress {
+                    task = session.dataTask(with: request)
+                } else {
+                    let router = router
+                    task = session.dataTask(with: request) { [weak exchange] body, response, error in
+                        guard let finished = exchange?.complete(response: response, error: error, body: body)
+                        else { return }
+                        router.unregister(finished)
+                    }
+                }
                 router.register(exchange, for: task, context: context)
                 exchange.start(task, continuation: continuation, timeout: request.timeoutInterval)
             }
@@ -89,7 +103,7 @@ private final class TaskExchange: @unchecked Sendable {  // every field is guard
     private let lock = NSLock()
     private var task: URLSessionTask?
     private var continuation: CheckedContinuation<TransportResponse, any Error>?
-    private var deadline: DispatchWorkItem?
+    private var deadline: DeadlineScheduler.Token?
     private var body = Data()
     private let download: FileDownload?
     /// The length of the downloaded file, once it was moved to the call's temporary file.
@@ -109,7 +123,8 @@ private final class TaskExchange: @unchecked Sendable {  // every field is guard
         _ task: URLSessionTask, continuation: CheckedContinuation<TransportResponse, any Error>,
         timeout: TimeInterval
     ) {
-        let deadline = DispatchWorkItem { [weak self] in self?.expire() }
+        let deadline =
+            timeout > 0 ? DeadlineScheduler.shared.schedule(after: timeout) { [weak self] in self?.expire() } : nil
         let cancelledAlready = lock.withLock {
             self.task = task
             self.continuation = continuation
@@ -118,7 +133,6 @@ private final class TaskExchange: @unchecked Sendable {  // every field is guard
         }
         task.resume()
         if cancelledAlready { task.cancel() }
-        if timeout > 0 { DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: deadline) }
     }
 
     func cancel() {
@@ -183,21 +197,30 @@ private final class TaskExchange: @unchecked Sendable {  // every field is guard
     /// provider does that from the 401 response.
     func noteRejectedChallenge() { lock.withLock { rejectedChallenge = true } }
 
-    func complete(response: URLResponse?, error: (any Error)?) {
-        let (continuation, body, fileLength, timedOut, cancelledByUs, rejectedChallenge, downloadError) =
+    /// The task ended. `body` is the whole body a completion handler was given; the body the
+    /// delegate collected otherwise. Returns the task, the first time only.
+    @discardableResult
+    func complete(response: URLResponse?, error: (any Error)?, body handedBody: Data? = nil) -> URLSessionTask? {
+        let (task, continuation, deadline, collected, fileLength, timedOut, cancelledByUs, rejectedChallenge) =
             lock.withLock {
                 defer {
                     self.continuation = nil
                     self.task = nil
+                    self.deadline = nil
                     self.body = Data()
                 }
-                deadline?.cancel()
                 return (
-                    self.continuation, self.body, self.fileLength, self.timedOut, self.isCancelled,
-                    self.rejectedChallenge, self.downloadError
+                    self.task, self.continuation, self.deadline, self.body, self.fileLength, self.timedOut,
+                    self.isCancelled, self.rejectedChallenge
                 )
             }
-        guard let continuation else { return }
+        guard let continuation else { return nil }
+        if let deadline { DeadlineScheduler.shared.cancel(deadline) }
+        let downloadError = lock.withLock { self.downloadError }
+        let body = handedBody ?? collected
+        // A completion handler gets no response with an error; the task still has it (a 401
+        // whose challenge the delegate rejected).
+        let response = response ?? task?.response
         if timedOut {
             continuation.resume(throwing: URLError(.timedOut))
         } else if let downloadError, error == nil || !cancelledByUs {
@@ -215,6 +238,7 @@ private final class TaskExchange: @unchecked Sendable {  // every field is guard
         } else {
             continuation.resume(throwing: URLError(.badServerResponse))
         }
+        return task
     }
 }
 
@@ -227,6 +251,11 @@ private final class TaskRouter: NSObject, URLSessionDataDelegate, URLSessionDown
 
     func register(_ exchange: TaskExchange, for task: URLSessionTask, context: TransportContext) {
         lock.withLock { exchanges[task.taskIdentifier] = (exchange, context) }
+    }
+
+    /// Forgets a task that ended in its completion handler.
+    func unregister(_ task: URLSessionTask) {
+        lock.withLock { _ = exchanges.removeValue(forKey: task.taskIdentifier) }
     }
 
     private func exchange(for task: URLSessionTask) -> TaskExchange? {
@@ -301,7 +330,9 @@ extension TransportResponse {
         var fields: [HTTPHeaders.Field] = []
         fields.reserveCapacity(response.allHeaderFields.count)
         for (name, value) in response.allHeaderFields {
-            if let name = name as? String { fields.append(HTTPHeaders.Field(name: name, value: "\(value)")) }
+            // Foundation keeps both as strings; the casts are the cheap path.
+            guard let name = name.base as? String else { continue }
+            fields.append(HTTPHeaders.Field(name: name, value: value as? String ?? "\(value)"))
         }
         self.init(statusCode: response.statusCode, headers: HTTPHeaders(fields), body: body, url: response.url)
         bodyFileLength = fileLength
