@@ -137,4 +137,10 @@ if let text = ProcessInfo.processInfo.environment["WEBSERVICEKIT_ODATA_URL"], le
     await demonstrateOData(root: odataRoot)
 }
 
+// 14. JSON-RPC 2.0: a call, a batch with a result and an error per request, a notification.
+if let text = ProcessInfo.processInfo.environment["WEBSERVICEKIT_JSONRPC_URL"], let rpcRoot = URL(string: text) {
+    section("JSON-RPC 2.0: a call, a batch matched by id, a notification")
+    await demonstrateJSONRPC(root: rpcRoot)
+}
+
 print("\ndone")

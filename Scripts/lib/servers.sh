@@ -11,6 +11,7 @@ log() { printf '[%s] %s\n' "$(basename "$0")" "$*" >&2; }
 
 MULTIPART_VENV="$REPO_ROOT/.venv-multipart"
 ODATA_VENV="$REPO_ROOT/.venv-odata"
+JSONRPC_VENV="$REPO_ROOT/.venv-jsonrpc"
 
 # Creates virtual environment $1 from requirements file $2 when missing or when the file changed.
 make_venv() {
@@ -40,6 +41,11 @@ ensure_multipart_venv() {
 # The OData fixture's environment: odatapy, pinned in Tests/Servers/requirements-odata.txt.
 ensure_odata_venv() {
     make_venv "$ODATA_VENV" "$REPO_ROOT/Tests/Servers/requirements-odata.txt"
+}
+
+# The JSON-RPC server's environment: json-rpc, pinned in Tests/Servers/requirements-jsonrpc.txt.
+ensure_jsonrpc_venv() {
+    make_venv "$JSONRPC_VENV" "$REPO_ROOT/Tests/Servers/requirements-jsonrpc.txt"
 }
 
 # Prints a TCP port that is free on 127.0.0.1 now.
@@ -100,6 +106,14 @@ start_multipart_echo() {
 start_odata_fixture() {
     start_server "${1:-WEBSERVICEKIT_ODATA_URL}" odata/ 'odata/$metadata' \
         "$ODATA_VENV/bin/python" "$REPO_ROOT/Tests/Servers/odata_fixture.py" @PORT@
+}
+
+# Starts the JSON-RPC 2.0 server (Tests/Servers/jsonrpc_server.py) and exports its root,
+# http://127.0.0.1:PORT/, in the variable named $1 (WEBSERVICEKIT_JSONRPC_URL by default); the
+# endpoint is rpc below it.
+start_jsonrpc_server() {
+    start_server "${1:-WEBSERVICEKIT_JSONRPC_URL}" "" "" \
+        "$JSONRPC_VENV/bin/python" "$REPO_ROOT/Tests/Servers/jsonrpc_server.py" @PORT@
 }
 
 stop_servers() {

@@ -29,6 +29,12 @@ enum HTTPBin {
         try serverURL("WEBSERVICEKIT_ODATA_URL", file: file, line: line)
     }
 
+    /// The JSON-RPC 2.0 server (PyPI `json-rpc`), its root: the endpoints are `rpc` and
+    /// `secure/rpc` below it.
+    static func jsonRPCURL(file: StaticString = #filePath, line: UInt = #line) throws -> URL {
+        try serverURL("WEBSERVICEKIT_JSONRPC_URL", file: file, line: line)
+    }
+
     private static func serverURL(_ variable: String, file: StaticString, line: UInt) throws -> URL {
         let environment = ProcessInfo.processInfo.environment
         if let text = environment[variable], let url = URL(string: text) {

@@ -1,0 +1,132 @@
+import Foundation
+
+/// The body of a JSON-RPC response as a ``JSONRPCEndpoint``'s call reads it: one response
+/// object, an array of them (a batch), or nothing (only notifications were sent).
+///
+/// The envelopes are checked when the body is read (`"jsonrpc": "2.0"`, an id that is a number,
+/// a string or `null`, exactly one of `result` and `error`); results are decoded into their
+/// declared types only when a request's value is asked for, straight from the body, with the
+/// endpoint's decoder or the client's ``WebServiceClient/jsonDecoder``.
+///
+/// You do not usually see this type: ``WebServiceClient/perform(_:_:_:arguments:progress:)`` and
+/// the batch forms return the typed results. It is the `Response` of ``JSONRPCEndpoint/call``,
+/// so a `StubTransport` stub or an interceptor can be aimed at the endpoint.
+public struct JSONRPCPayload: Sendable {
+    /// What the body held.
+    enum Shape: Sendable {
+        case empty
+        case single(Head)
+        case batch([Head])
+    }
+
+    /// A response object without its result: what matching needs.
+    struct Head: Sendable, Decodable {
+        let id: JSONRPCID?
+        let error: JSONRPCError?
+
+        private enum Key: String, CodingKey {
+            case jsonrpc, id, result, error
+        }
+
+        init(from decoder: any Decoder) throws {
+            let object = try decoder.container(keyedBy: Key.self)
+            let version = try? object.decodeIfPresent(String.self, forKey: .jsonrpc)
+            guard version == "2.0" else { throw JSONRPCResponseError.unsupportedVersion(version) }
+            id = try object.decodeIfPresent(JSONRPCID.self, forKey: .id)
+            // A null "error" beside a result (JSON-RPC 1.0 style) counts as no error.
+            error = try object.decodeIfPresent(JSONRPCError.self, forKey: .error)
+            let hasResult = object.contains(.result)
+            if hasResult, error != nil { throw JSONRPCResponseError.resultAndError(id: id) }
+            if !hasResult, error == nil { throw JSONRPCResponseError.neitherResultNorError(id: id) }
+        }
+    }
+
+    let shape: Shape
+    /// The body in UTF-8, kept to decode results from.
+    let body: Data
+    /// Decodes results; `nil` for an empty body, which has none.
+    let decoder: JSONDecoder?
+}
+
+/// Reads a JSON-RPC response body into a ``JSONRPCPayload``.
+struct JSONRPCResponseSerializer: ResponseSerializer {
+    /// The decoder of results; `nil` uses the client's.
+    let decoder: JSONDecoder?
+
+    /// Envelopes are read with a decoder of their own: the client's key strategy must not rename
+    /// `jsonrpc`, `id`, `result` or `error`, nor the members of an error's `data`.
+    static let envelopeDecoder = JSONDecoder()
+
+    func deserialize(_ body: Data, context: ResponseContext) throws -> JSONRPCPayload {
+        let data = try TextBody.utf8(body, headers: context.headers)
+        let shape: JSONRPCPayload.Shape
+        switch JSONText.firstSignificantByte(of: data) {
+        case UInt8(ascii: "{"): shape = .single(try Self.envelopeDecoder.decode(JSONRPCPayload.Head.self, from: data))
+        case UInt8(ascii: "["): shape = .batch(try Self.envelopeDecoder.decode([JSONRPCPayload.Head].self, from: data))
+        case nil: shape = .empty
+        default: throw JSONRPCResponseError.notAResponse("the body is not a JSON object or array")
+        }
+        return JSONRPCPayload(shape: shape, body: data, decoder: decoder ?? context.defaultJSONDecoder)
+    }
+
+    func emptyValue() -> JSONRPCPayload? { JSONRPCPayload(shape: .empty, body: Data(), decoder: nil) }
+}
+
+extension JSONRPCPayload {
+    /// A ``WebServiceError/decoding(_:)`` failure about this body.
+    func failure(_ underlying: any Error, statusCode: Int) -> WebServiceError {
+        .decoding(.init(underlying: underlying, bodyExcerpt: WebServiceError.excerpt(of: body), statusCode: statusCode))
+    }
+
+    /// Decodes the `result` found at `path` (`["result"]`, `["3", "result"]`).
+    func result<Result: Decodable>(_: Result.Type, at path: [String], statusCode: Int) throws(WebServiceError)
+        -> Result
+    {
+        do {
+            return try (decoder ?? JSONDecoder()).decode(RootedValue<Result>.self, from: body, root: path)
+        } catch {
+            throw failure(error, statusCode: statusCode)
+        }
+    }
+
+    /// The value of the single request whose id is `id`.
+    func value<Result: Decodable>(of _: Result.Type, id: JSONRPCID, statusCode: Int) throws(WebServiceError)
+        -> Result
+    {
+        switch shape {
+        case .empty:
+            throw .emptyBody(statusCode: statusCode)
+        case .batch:
+            throw failure(
+                JSONRPCResponseError.unexpectedShape("an array of responses answered a single request"),
+                statusCode: statusCode)
+        case .single(let head):
+            // A null id with an error: the server could not read the request's id (parse error,
+            // invalid request), so the error is about this request.
+            if let error = head.error, head.id == nil || head.id == id {
+                throw .application(error, statusCode: statusCode)
+            }
+            guard head.id == id else {
+                throw failure(JSONRPCResponseError.idMismatch(expected: id, received: head.id), statusCode: statusCode)
+            }
+            return try result(Result.self, at: ["result"], statusCode: statusCode)
+        }
+    }
+
+    /// Checks the answer to notifications only: nothing is expected, but an error object that
+    /// answers the whole request (the server could not parse it) fails the call.
+    func checkNotificationsAnswer(statusCode: Int) throws(WebServiceError) {
+        if case .single(let head) = shape, head.id == nil, let error = head.error {
+            throw .application(error, statusCode: statusCode)
+        }
+    }
+
+    /// The error object of a body that is a single error response, for responses refused by
+    /// status.
+    static func errorObject(in body: Data) -> JSONRPCError? {
+        guard JSONText.firstSignificantByte(of: body) == UInt8(ascii: "{"),
+            let head = try? JSONRPCResponseSerializer.envelopeDecoder.decode(Head.self, from: body)
+        else { return nil }
+        return head.error
+    }
+}

@@ -1,0 +1,143 @@
+import Foundation
+
+/// Any JSON value, for the parts of JSON-RPC whose shape only the service knows: an error's
+/// `data`, or params and results you do not want to declare a type for.
+///
+/// Write one with literals, read it with the accessors, or turn it into a type of your own with
+/// ``decode(_:using:)``:
+///
+/// ```swift
+/// let params: JSONRPCValue = ["name": "kit", "tags": ["a", "b"], "limit": 10]
+/// let detail = try error.data?.decode(ValidationDetail.self)
+/// ```
+///
+/// Numbers are kept as `Int` when they have no fractional part and fit, as `Double` otherwise.
+public enum JSONRPCValue: Sendable, Hashable, Codable, CustomStringConvertible {
+    /// `null`.
+    case null
+    /// `true` or `false`.
+    case bool(Bool)
+    /// A number without a fractional part that fits an `Int`.
+    case integer(Int)
+    /// Any other number.
+    case double(Double)
+    /// A string.
+    case string(String)
+    /// An array.
+    case array([JSONRPCValue])
+    /// An object.
+    case object([String: JSONRPCValue])
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if container.decodeNil() {
+            self = .null
+        } else if let bool = try? container.decode(Bool.self) {
+            self = .bool(bool)
+        } else if let integer = try? container.decode(Int.self) {
+            self = .integer(integer)
+        } else if let double = try? container.decode(Double.self) {
+            self = .double(double)
+        } else if let string = try? container.decode(String.self) {
+            self = .string(string)
+        } else if let array = try? container.decode([JSONRPCValue].self) {
+            self = .array(array)
+        } else if let object = try? container.decode([String: JSONRPCValue].self) {
+            self = .object(object)
+        } else {
+            throw DecodingError.dataCorruptedError(in: container, debugDescription: "not a JSON value")
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        switch self {
+        case .null: try container.encodeNil()
+        case .bool(let bool): try container.encode(bool)
+        case .integer(let integer): try container.encode(integer)
+        case .double(let double): try container.encode(double)
+        case .string(let string): try container.encode(string)
+        case .array(let array): try container.encode(array)
+        case .object(let object): try container.encode(object)
+        }
+    }
+
+    /// Encodes `value` and reads it back as a JSON value.
+    public init(encoding value: some Encodable, using encoder: JSONEncoder = JSONEncoder()) throws {
+        self = try JSONDecoder().decode(JSONRPCValue.self, from: encoder.encode(value))
+    }
+
+    /// Decodes the value as `type`, through `decoder` (so its strategies apply).
+    public func decode<T: Decodable>(_ type: T.Type = T.self, using decoder: JSONDecoder = JSONDecoder()) throws -> T {
+        try decoder.decode(T.self, from: JSONEncoder().encode(self))
+    }
+
+    /// The member named `key`, when the value is an object that has it.
+    public subscript(key: String) -> JSONRPCValue? {
+        if case .object(let object) = self { object[key] } else { nil }
+    }
+
+    /// The element at `index`, when the value is an array that long.
+    public subscript(index: Int) -> JSONRPCValue? {
+        if case .array(let array) = self, array.indices.contains(index) { array[index] } else { nil }
+    }
+
+    /// The string, when the value is one.
+    public var stringValue: String? { if case .string(let string) = self { string } else { nil } }
+
+    /// The number as an `Int`, when the value is a number without a fractional part.
+    public var intValue: Int? {
+        switch self {
+        case .integer(let integer): integer
+        case .double(let double): Int(exactly: double)
+        default: nil
+        }
+    }
+
+    /// The number as a `Double`, when the value is a number.
+    public var doubleValue: Double? {
+        switch self {
+        case .integer(let integer): Double(integer)
+        case .double(let double): double
+        default: nil
+        }
+    }
+
+    /// The Boolean, when the value is one.
+    public var boolValue: Bool? { if case .bool(let bool) = self { bool } else { nil } }
+
+    /// Whether the value is `null`.
+    public var isNull: Bool { self == .null }
+
+    /// The value as compact JSON text, object members sorted by name.
+    public var description: String {
+        switch self {
+        case .null: "null"
+        case .bool(let bool): bool ? "true" : "false"
+        case .integer(let integer): String(integer)
+        case .double(let double):
+            double.isFinite ? (Int(exactly: double).map { "\($0).0" } ?? "\(double)") : "\"\(double)\""
+        case .string(let string): JSONText.quoted(string)
+        case .array(let array): "[" + array.map(\.description).joined(separator: ",") + "]"
+        case .object(let object):
+            "{"
+                + object.sorted { $0.key < $1.key }.map { JSONText.quoted($0.key) + ":" + $0.value.description }
+                .joined(separator: ",") + "}"
+        }
+    }
+}
+
+extension JSONRPCValue: ExpressibleByNilLiteral, ExpressibleByBooleanLiteral, ExpressibleByIntegerLiteral,
+    ExpressibleByFloatLiteral, ExpressibleByStringLiteral, ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral
+{
+    public init(nilLiteral: ()) { self = .null }
+    public init(booleanLiteral value: Bool) { self = .bool(value) }
+    public init(integerLiteral value: Int) { self = .integer(value) }
+    public init(floatLiteral value: Double) { self = .double(value) }
+    public init(stringLiteral value: String) { self = .string(value) }
+    public init(arrayLiteral elements: JSONRPCValue...) { self = .array(elements) }
+
+    public init(dictionaryLiteral elements: (String, JSONRPCValue)...) {
+        self = .object(Dictionary(elements, uniquingKeysWith: { _, last in last }))
+    }
+}
