@@ -11,6 +11,8 @@ let package = Package(
         .library(name: "WebServiceKitTesting", targets: ["WebServiceKitTesting"]),
         .executable(name: "webservice-demo", targets: ["WebServiceDemo"]),
         .executable(name: "webservice-bench", targets: ["WebServiceKitBenchmarks"]),
+        .library(name: "WebServiceGenKit", targets: ["WebServiceGenKit"]),
+        .executable(name: "webservice-gen", targets: ["webservice-gen"]),
     ],
     targets: [
         .target(name: "WebServiceKit"),
@@ -22,6 +24,10 @@ let package = Package(
             path: "Benchmarks/WebServiceKitBenchmarks"),
         .testTarget(name: "WebServiceKitTests", dependencies: ["WebServiceKit", "WebServiceKitTesting"]),
         .testTarget(name: "WebServiceKitIntegrationTests", dependencies: ["WebServiceKit", "WebServiceKitTesting"]),
+        // The IDL import tool: a Foundation-only library and a thin command-line front end.
+        .target(name: "WebServiceGenKit"),
+        .executableTarget(name: "webservice-gen", dependencies: ["WebServiceGenKit"]),
+        .testTarget(name: "WebServiceGenKitTests", dependencies: ["WebServiceGenKit", "webservice-gen"]),
     ],
     swiftLanguageModes: [.v6]
 )
