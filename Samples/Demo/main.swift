@@ -106,6 +106,19 @@ await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
         done.resume()
     }
 }
+// 7b. One line from a web API to a struct (WebInitializable, WebStruct style).
+section("one-line struct: EchoedNote(\"7\", note)")
+await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+    DispatchQueue.global().async {
+        do {
+            let echoed = try EchoedNote("7", Note(title: "one line", body: "no boilerplate"))
+            print("\(echoed.json.title) / \(echoed.json.body) via \(echoed.url)")
+        } catch {
+            print("failed (\(error.category)): \(error)")
+        }
+        done.resume()
+    }
+}
 // 8. Authentication: the first call answers the challenge, later ones send credentials at once.
 section("basic authentication (RFC 7617)")
 await demonstrate(

@@ -92,14 +92,24 @@ public protocol ResponseErrorHandler: Sendable {
 ///     method: .get, relativePath: "me", errorHandler: DecodableErrorHandler(APIError.self))
 /// ```
 /// A body that does not decode as `Failure` leaves the call to fail with `unacceptableStatus`.
+///
+/// Services that answer errors with `200 OK` and an error body: pass
+/// `inAcceptedResponses: true`, and accepted responses whose body decodes as `Failure` fail with
+/// it too (as WebStruct's application errors did). Give `Failure` a required field that success
+/// bodies never have, or every response will decode as one.
 public struct DecodableErrorHandler<Failure: Error & Decodable>: ResponseErrorHandler {
     private let decoder: JSONDecoder
+    private let inAcceptedResponses: Bool
 
-    /// Creates a handler for `Failure` bodies.
-    public init(_ failure: Failure.Type, decoder: JSONDecoder = JSONDecoder()) { self.decoder = decoder }
+    /// Creates a handler for `Failure` bodies, in unaccepted responses only unless
+    /// `inAcceptedResponses`.
+    public init(_ failure: Failure.Type, decoder: JSONDecoder = JSONDecoder(), inAcceptedResponses: Bool = false) {
+        self.decoder = decoder
+        self.inAcceptedResponses = inAcceptedResponses
+    }
 
     public func error(for response: ResponseContext, body: Data, statusAccepted: Bool) -> (any Error)? {
-        guard !statusAccepted, !body.isEmpty else { return nil }
+        guard !statusAccepted || inAcceptedResponses, !body.isEmpty else { return nil }
         return try? decoder.decode(Failure.self, from: body)
     }
 }
