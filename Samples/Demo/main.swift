@@ -110,7 +110,7 @@ await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
 section("one-line struct: EchoedNote(\"7\", note)")
 await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
     DispatchQueue.global().async {
-        do {
+        do throws(WebServiceError) {
             let echoed = try EchoedNote("7", Note(title: "one line", body: "no boilerplate"))
             print("\(echoed.json.title) / \(echoed.json.body) via \(echoed.url)")
         } catch {

@@ -59,17 +59,17 @@ struct HTTPIDLFile: Sendable {
 /// `TYPE name [= key];` where the key is raw text up to `;` (`\` escapes one character, and a
 /// double-quoted key is also accepted); types are `INT32 UINT32 INT64 UINT64 BOOL DOUBLE STRING
 /// FILE BLOB`, struct names, `ARRAY<T>` and `DICT<K, V>`.
-struct HTTPIDLParser {
+struct HTTPIDLParser: SourceScanning {
     static let methods: Set<String> = ["GET", "POST", "DELETE", "PUT", "PATCH", "HEAD", "TRACE", "CONNECT", "OPTIONS"]
     static let baseTypes: Set<String> = [
         "INT32", "UINT32", "INT64", "UINT64", "BOOL", "DOUBLE", "STRING", "FILE", "BLOB",
     ]
 
-    private let scalars: [Unicode.Scalar]
-    private let file: String
-    private var index = 0
-    private var line = 1
-    private var column = 1
+    let scalars: [Unicode.Scalar]
+    let file: String
+    var index = 0
+    var line = 1
+    var column = 1
 
     static func parse(_ text: String, file: String) throws(IDLError) -> HTTPIDLFile {
         var parser = HTTPIDLParser(scalars: Array(text.unicodeScalars), file: file)
@@ -83,19 +83,6 @@ struct HTTPIDLParser {
     }
 
     // MARK: Scanning
-
-    private var location: SourceLocation { SourceLocation(file: file, line: line, column: column) }
-    private var peek: Unicode.Scalar? { index < scalars.count ? scalars[index] : nil }
-
-    private mutating func advance() {
-        if scalars[index] == "\n" {
-            line += 1
-            column = 1
-        } else {
-            column += 1
-        }
-        index += 1
-    }
 
     private static func isSpace(_ scalar: Unicode.Scalar) -> Bool {
         scalar == " " || scalar == "\t" || scalar == "\n" || scalar == "\r"

@@ -52,12 +52,12 @@ struct JSONNode: Sendable {
 
 /// A strict RFC 8259 JSON parser that remembers the line and column of every value and key,
 /// which `JSONSerialization` cannot tell. Duplicate keys in an object are an error.
-struct JSONScanner {
-    private let scalars: [Unicode.Scalar]
-    private let file: String
-    private var index = 0
-    private var line = 1
-    private var column = 1
+struct JSONScanner: SourceScanning {
+    let scalars: [Unicode.Scalar]
+    let file: String
+    var index = 0
+    var line = 1
+    var column = 1
 
     /// Parses `text`, naming `file` in locations and errors.
     static func parse(_ text: String, file: String) throws(IDLError) -> JSONNode {
@@ -74,19 +74,6 @@ struct JSONScanner {
     private init(scalars: [Unicode.Scalar], file: String) {
         self.scalars = scalars
         self.file = file
-    }
-
-    private var location: SourceLocation { SourceLocation(file: file, line: line, column: column) }
-    private var peek: Unicode.Scalar? { index < scalars.count ? scalars[index] : nil }
-
-    private mutating func advance() {
-        if scalars[index] == "\n" {
-            line += 1
-            column = 1
-        } else {
-            column += 1
-        }
-        index += 1
     }
 
     private mutating func skipByteOrderMark() {
