@@ -50,17 +50,19 @@ final class DeadlineScheduler: @unchecked Sendable {  // `state` is locked; a di
         let now = DispatchTime.now().uptimeNanoseconds
         let delay = seconds >= Double(UInt64.max / 2) / 1e9 ? UInt64.max / 2 : UInt64(max(0, seconds) * 1e9)
         let deadline = now + delay
-        let (token, rearm) = state.withLock { state in
+        return state.withLock { state in
             state.nextID += 1
             let id = state.nextID
             state.actions[id] = action
             state.push(Entry(deadline: deadline, id: id))
-            guard deadline < state.armed else { return (Token(id: id), false) }
-            state.armed = deadline
-            return (Token(id: id), true)
+            if deadline < state.armed {
+                // Armed under the lock, so that two calls (or a call and `fire`) cannot leave the
+                // timer set for the later of their deadlines.
+                state.armed = deadline
+                arm(at: deadline)
+            }
+            return Token(id: id)
         }
-        if rearm { arm(at: deadline) }
-        return token
     }
 
     /// Forgets the action of `token`; it never runs, even if its deadline is passing now.
@@ -82,7 +84,7 @@ final class DeadlineScheduler: @unchecked Sendable {  // `state` is locked; a di
 
     private func fire() {
         let now = DispatchTime.now().uptimeNanoseconds
-        let (due, next) = state.withLock { state in
+        let due = state.withLock { state in
             var due: [@Sendable () -> Void] = []
             while let top = state.heap.first, top.deadline <= now {
                 state.popTop()
@@ -91,9 +93,10 @@ final class DeadlineScheduler: @unchecked Sendable {  // `state` is locked; a di
             // Skip cancelled entries so that the timer is armed for a live deadline.
             while let top = state.heap.first, state.actions[top.id] == nil { state.popTop() }
             state.armed = state.heap.first?.deadline ?? .max
-            return (due, state.armed)
+            if state.armed != .max { arm(at: state.armed) }
+            return due
         }
-        if next != .max { arm(at: next) }
+        // Outside the lock: an action may schedule or cancel.
         for action in due { action() }
     }
 }
