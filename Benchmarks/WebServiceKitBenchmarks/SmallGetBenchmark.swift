@@ -143,13 +143,11 @@ enum SmallGetBenchmark {
         }
         let failures = Failures()
         let bodies = bodies(for: url, failures: failures)
-        let (libraryCallback, rawCallback) = (bodies.libraryCallback, bodies.rawCallback)
-        let (libraryAsync, rawAsync) = (bodies.libraryAsync, bodies.rawAsync)
 
         // Warm-up, and a check that both sides really get the file.
         for _ in 0..<50 {
-            libraryCallback()
-            rawCallback()
+            bodies.libraryCallback()
+            bodies.rawCallback()
         }
         if let summary = failures.summary {
             print("\(title): FAILED, \(summary)")
@@ -158,20 +156,20 @@ enum SmallGetBenchmark {
         report(
             "\(title), sequential, callbacks",
             compare(
-                rounds: rounds, library: { measure(iterations, libraryCallback) },
-                raw: { measure(iterations, rawCallback) }),
+                rounds: rounds, library: { measure(iterations, bodies.libraryCallback) },
+                raw: { measure(iterations, bodies.rawCallback) }),
             goal: sequentialGoal, withCPU: true)
         report(
             "\(title), sequential, async/await",
             compare(
-                rounds: rounds, library: { measureAsync(iterations, libraryAsync) },
-                raw: { measureAsync(iterations, rawAsync) }),
+                rounds: rounds, library: { measureAsync(iterations, bodies.libraryAsync) },
+                raw: { measureAsync(iterations, bodies.rawAsync) }),
             goal: sequentialGoal, withCPU: true)
         report(
             "\(title), \(lanes) concurrent lanes",
             compare(
-                rounds: rounds, library: { measureLanes(iterations, libraryCallback) },
-                raw: { measureLanes(iterations, rawCallback) }),
+                rounds: rounds, library: { measureLanes(iterations, bodies.libraryCallback) },
+                raw: { measureLanes(iterations, bodies.rawCallback) }),
             goal: lanesGoal, withCPU: false)
         if let summary = failures.summary { print("\(title): FAILED, \(summary)") }
     }

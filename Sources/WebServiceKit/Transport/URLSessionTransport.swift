@@ -201,7 +201,10 @@ private final class TaskExchange: @unchecked Sendable {  // every field is guard
     /// delegate collected otherwise. Returns the task, the first time only.
     @discardableResult
     func complete(response: URLResponse?, error: (any Error)?, body handedBody: Data? = nil) -> URLSessionTask? {
-        let (task, continuation, deadline, collected, fileLength, timedOut, cancelledByUs, rejectedChallenge) =
+        let (
+            task, continuation, deadline, collected, fileLength, timedOut, cancelledByUs, rejectedChallenge,
+            downloadError
+        ) =
             lock.withLock {
                 defer {
                     self.continuation = nil
@@ -211,12 +214,11 @@ private final class TaskExchange: @unchecked Sendable {  // every field is guard
                 }
                 return (
                     self.task, self.continuation, self.deadline, self.body, self.fileLength, self.timedOut,
-                    self.isCancelled, self.rejectedChallenge
+                    self.isCancelled, self.rejectedChallenge, self.downloadError
                 )
             }
         guard let continuation else { return nil }
         if let deadline { DeadlineScheduler.shared.cancel(deadline) }
-        let downloadError = lock.withLock { self.downloadError }
         let body = handedBody ?? collected
         // A completion handler gets no response with an error; the task still has it (a 401
         // whose challenge the delegate rejected).
