@@ -78,6 +78,22 @@ final class JSONRPCBatchTests: XCTestCase {
         XCTAssertTrue(failure.description.contains("result"), failure.description)
     }
 
+    func testResultsAreReadFromTheirOwnResponseObjectWhateverTheirStringsHold() async throws {
+        var batch = JSONRPCBatch()
+        let echo = JSONRPCMethod<[String], [String]>("echo")
+        let keys = (0..<300).map { batch.add(echo, ["\($0)"]) }
+        // Results whose strings hold the characters that separate and close elements, in an
+        // order unlike the requests', with whitespace between the objects.
+        let objects = keys.indices.reversed().map { index in
+            #"{"id": \#(index + 1), "result": ["\#(index)", "],[{\\\",", "\\\\"], "jsonrpc": "2.0"}"#
+        }
+        let (response, _) = try await perform(
+            batch, answer: jsonStub("[\n" + objects.joined(separator: " ,\n") + "\n]"))
+        for (index, key) in keys.enumerated() {
+            XCTAssertEqual(try response.value(for: key), ["\(index)", #"],[{\","#, #"\\"#])
+        }
+    }
+
     func testErrorsWithoutIDAnswerTheRequestsLeftWithoutResponse() async throws {
         var batch = JSONRPCBatch()
         let answered = batch.add(.subtract, [3, 1])

@@ -13,8 +13,9 @@ import Foundation
 public struct JSONRPCBatchResponse: Sendable {
     /// Where a request's answer is.
     enum Outcome: Sendable {
-        /// The result is at this path in the body.
-        case result(path: [String])
+        /// The result is that of the response object at this position of the batch's array, or of
+        /// the single response object when `nil`.
+        case result(element: Int?)
         case error(JSONRPCError)
         case failure(JSONRPCResponseError)
     }
@@ -63,7 +64,7 @@ public struct JSONRPCBatchResponse: Sendable {
                         "a single response object answered a batch of \(expected.count) requests"),
                     statusCode: statusCode)
             }
-            outcomes[expected[0]] = head.error.map(Outcome.error) ?? .result(path: ["result"])
+            outcomes[expected[0]] = head.error.map(Outcome.error) ?? .result(element: nil)
         case .batch(let heads):
             var positions: [JSONRPCID: [Int]] = [:]
             for (position, head) in heads.enumerated() {
@@ -77,7 +78,7 @@ public struct JSONRPCBatchResponse: Sendable {
                     outcomes[index] = .failure(.duplicateResponse(id: id))
                 } else if let position = found.first {
                     outcomes[index] =
-                        heads[position].error.map(Outcome.error) ?? .result(path: [String(position), "result"])
+                        heads[position].error.map(Outcome.error) ?? .result(element: position)
                 } else {
                     outcomes[index] = unattributed.map(Outcome.error) ?? .failure(.missingResponse(id: id))
                 }
@@ -104,7 +105,8 @@ public struct JSONRPCBatchResponse: Sendable {
             throw .invalidArguments(index: nil, reason: "the key \(key.index) is not one of this batch's requests")
         }
         switch outcome {
-        case .result(let path): return try payload.result(Result.self, at: path, statusCode: statusCode)
+        case .result(let position):
+            return try payload.result(Result.self, inElement: position, statusCode: statusCode)
         case .error(let error): throw .application(error, statusCode: statusCode)
         case .failure(let reason): throw payload.failure(reason, statusCode: statusCode)
         }

@@ -46,6 +46,8 @@ public struct JSONRPCPayload: Sendable {
     let body: Data
     /// Decodes results; `nil` for an empty body, which has none.
     let decoder: JSONDecoder?
+    /// Where each response object of a batch is in ``body``, in order.
+    var elements: [Range<Data.Index>]? = nil
 }
 
 /// Reads a JSON-RPC response body into a ``JSONRPCPayload``.
@@ -60,13 +62,18 @@ struct JSONRPCResponseSerializer: ResponseSerializer {
     func deserialize(_ body: Data, context: ResponseContext) throws -> JSONRPCPayload {
         let data = try TextBody.utf8(body, headers: context.headers)
         let shape: JSONRPCPayload.Shape
+        var elements: [Range<Data.Index>]?
         switch JSONText.firstSignificantByte(of: data) {
         case UInt8(ascii: "{"): shape = .single(try Self.envelopeDecoder.decode(JSONRPCPayload.Head.self, from: data))
-        case UInt8(ascii: "["): shape = .batch(try Self.envelopeDecoder.decode([JSONRPCPayload.Head].self, from: data))
+        case UInt8(ascii: "["):
+            let heads = try Self.envelopeDecoder.decode([JSONRPCPayload.Head].self, from: data)
+            shape = .batch(heads)
+            elements = JSONText.arrayElementRanges(of: data).flatMap { $0.count == heads.count ? $0 : nil }
         case nil: shape = .empty
         default: throw JSONRPCResponseError.notAResponse("the body is not a JSON object or array")
         }
-        return JSONRPCPayload(shape: shape, body: data, decoder: decoder ?? context.defaultJSONDecoder)
+        return JSONRPCPayload(
+            shape: shape, body: data, decoder: decoder ?? context.defaultJSONDecoder, elements: elements)
     }
 
     func emptyValue() -> JSONRPCPayload? { JSONRPCPayload(shape: .empty, body: Data(), decoder: nil) }
@@ -78,12 +85,21 @@ extension JSONRPCPayload {
         .decoding(.init(underlying: underlying, bodyExcerpt: WebServiceError.excerpt(of: body), statusCode: statusCode))
     }
 
-    /// Decodes the `result` found at `path` (`["result"]`, `["3", "result"]`).
-    func result<Result: Decodable>(_: Result.Type, at path: [String], statusCode: Int) throws(WebServiceError)
-        -> Result
+    /// Decodes the `result` of the response object at `position` in a batch, or of the single
+    /// response object when `position` is `nil`: from that object's own bytes when they are
+    /// known, so a batch's results cost one pass over the body in all.
+    func result<Result: Decodable>(_: Result.Type, inElement position: Int?, statusCode: Int)
+        throws(WebServiceError) -> Result
     {
+        let source: Data
+        let path: [String]
+        switch (position, elements) {
+        case (nil, _): (source, path) = (body, ["result"])
+        case (let position?, let elements?): (source, path) = (body[elements[position]], ["result"])
+        case (let position?, nil): (source, path) = (body, [String(position), "result"])
+        }
         do {
-            return try (decoder ?? JSONDecoder()).decode(RootedValue<Result>.self, from: body, root: path)
+            return try (decoder ?? JSONDecoder()).decode(RootedValue<Result>.self, from: source, root: path)
         } catch {
             throw failure(error, statusCode: statusCode)
         }
@@ -109,7 +125,7 @@ extension JSONRPCPayload {
             guard head.id == id else {
                 throw failure(JSONRPCResponseError.idMismatch(expected: id, received: head.id), statusCode: statusCode)
             }
-            return try result(Result.self, at: ["result"], statusCode: statusCode)
+            return try result(Result.self, inElement: nil, statusCode: statusCode)
         }
     }
 

@@ -26,4 +26,66 @@ enum JSONText {
     static func firstSignificantByte(of data: Data) -> UInt8? {
         data.first { $0 != 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D }
     }
+
+    /// The byte ranges of the elements of the array that `data` holds, whitespace trimmed, in
+    /// order; `nil` when the text is not one array.
+    ///
+    /// For text a strict `JSONDecoder` has already read as an array: only strings (whose
+    /// brackets, commas and escaped quotes do not count), nesting and the commas between
+    /// elements need telling apart. A batch's results are then decoded each from its own
+    /// element, so reading every result of a batch costs one pass over the body, not one per
+    /// request. Iterative, so nesting depth cannot exhaust the stack.
+    static func arrayElementRanges(of data: Data) -> [Range<Data.Index>]? {
+        data.withUnsafeBytes { bytes -> [Range<Data.Index>]? in
+            let base = data.startIndex
+            var ranges: [Range<Data.Index>] = []
+            var depth = 0
+            var inString = false
+            var escaped = false
+            var isClosed = false
+            var elementStart: Int?
+            var lastSignificant = 0
+            for (offset, byte) in bytes.enumerated() {
+                if inString {
+                    if escaped {
+                        escaped = false
+                    } else if byte == UInt8(ascii: "\\") {
+                        escaped = true
+                    } else if byte == UInt8(ascii: "\"") {
+                        inString = false
+                    }
+                    lastSignificant = offset
+                    continue
+                }
+                if byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D { continue }
+                guard !isClosed else { return nil }
+                switch byte {
+                case UInt8(ascii: "["), UInt8(ascii: "{"):
+                    if depth == 0, byte != UInt8(ascii: "[") { return nil }
+                    if depth == 1, elementStart == nil { elementStart = offset }
+                    depth += 1
+                case UInt8(ascii: "]"), UInt8(ascii: "}"):
+                    depth -= 1
+                    if depth == 0 {
+                        if let start = elementStart { ranges.append(base + start..<base + lastSignificant + 1) }
+                        elementStart = nil
+                        isClosed = true
+                    }
+                    guard depth >= 0 else { return nil }
+                case UInt8(ascii: ","):
+                    if depth == 1 {
+                        guard let start = elementStart else { return nil }
+                        ranges.append(base + start..<base + lastSignificant + 1)
+                        elementStart = nil
+                    }
+                default:
+                    guard depth > 0 else { return nil }
+                    if byte == UInt8(ascii: "\"") { inString = true }
+                    if depth == 1, elementStart == nil { elementStart = offset }
+                }
+                lastSignificant = offset
+            }
+            return isClosed ? ranges : nil
+        }
+    }
 }
