@@ -10,7 +10,11 @@ extension CacheRules {
     /// the most interoperable (RFC 9110 §13.1.3). Empty when the entry has neither validator.
     static func conditionalHeaders(for entry: CacheEntry) -> HTTPHeaders {
         var headers: HTTPHeaders = [:]
-        if let etag = entry.responseHeaders["ETag"]?.trimmingCharacters(in: .whitespaces), !etag.isEmpty {
+        // A stored value with CR, LF, NUL or another control character (a tampered disk entry, a
+        // transport that let one through) is not echoed: it would inject fields (RFC 9110 §5.5).
+        if let etag = entry.responseHeaders["ETag"]?.trimmingCharacters(in: .whitespaces), !etag.isEmpty,
+            HeaderValidation.problem(in: etag) == nil
+        {
             headers["If-None-Match"] = etag
         }
         if let lastModified = entry.date("Last-Modified") {

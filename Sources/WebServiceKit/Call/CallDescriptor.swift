@@ -137,12 +137,23 @@ struct CompiledCall: Sendable {
             url = try URLTemplate.parse(relativePath)
             staticURL = url.argumentIndices.isEmpty ? StaticURLCache() : nil
             self.cacheIdentifier = try cacheIdentifier.map { (text) throws(TemplateError) in try Template.parse(text) }
-            self.headers = try headers.sorted { $0.key < $1.key }.map { (name, value) throws(TemplateError) in
-                HeaderTemplate(name: name, value: try Template.parse(value))
-            }
         } catch {
             throw .invalidCall(error.description)
         }
+        var headerTemplates: [HeaderTemplate] = []
+        for (name, value) in headers.sorted(by: { $0.key < $1.key }) {
+            do throws(TemplateError) {
+                headerTemplates.append(HeaderTemplate(name: name, value: try Template.parse(value)))
+            } catch {
+                // Neither the value nor its wildcard is quoted: a header template may hold a credential.
+                throw .invalidHeader(
+                    name: name,
+                    reason:
+                        "malformed template: a wildcard is %%N%% with N a decimal argument index from 0 to \(Template.maximumIndex)"
+                )
+            }
+        }
+        self.headers = headerTemplates
         for header in self.headers {
             guard HTTPToken.isValidFieldName(header.name) else {
                 throw .invalidHeader(name: header.name, reason: "not a valid field name (RFC 9110 §5.1)")

@@ -28,38 +28,78 @@ struct Template: Sendable, Hashable {
     ///
     /// Grammar: `%%` opens a wildcard, which is one or more decimal digits closed by `%%`.
     /// Anything else after `%%` is an error, so a malformed descriptor is found when it is made.
+    ///
+    /// One pass over the UTF-8 bytes: the time is linear in the length of `text` whatever the
+    /// number of wildcards (searching the rest of the text for each `%%` was quadratic).
     static func parse(_ text: String, normalizeLiteral: (Substring) -> String = { String($0) }) throws(TemplateError)
         -> Template
     {
+        let percent = UInt8(ascii: "%")
+        let utf8 = text.utf8
         var parts: [Part] = []
-        var rest = text[...]
-        while let open = rest.range(of: "%%") {
-            if open.lowerBound > rest.startIndex {
-                parts.append(.literal(normalizeLiteral(rest[rest.startIndex..<open.lowerBound])))
+        var literalStart = utf8.startIndex
+        var index = utf8.startIndex
+        while index != utf8.endIndex {
+            let next = utf8.index(after: index)
+            guard utf8[index] == percent, next != utf8.endIndex, utf8[next] == percent else {
+                index = next
+                continue
             }
-            let afterOpen = rest[open.upperBound...]
-            guard let close = afterOpen.range(of: "%%") else {
+            if literalStart < index { parts.append(.literal(normalizeLiteral(text[literalStart..<index]))) }
+            // The wildcard's digits run to the next "%%"; "%" is ASCII, so these are character boundaries.
+            let digitsStart = utf8.index(after: next)
+            var cursor = digitsStart
+            var value = 0
+            var isNumber = true
+            var close: String.Index?
+            while cursor != utf8.endIndex {
+                let byte = utf8[cursor]
+                let after = utf8.index(after: cursor)
+                if byte == percent, after != utf8.endIndex, utf8[after] == percent {
+                    close = cursor
+                    break
+                }
+                if byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9"), isNumber {
+                    // Saturates above the largest index instead of overflowing.
+                    value = min(value * 10 + Int(byte - UInt8(ascii: "0")), maximumIndex + 1)
+                } else {
+                    isNumber = false
+                }
+                cursor = after
+            }
+            guard let close else {
                 throw TemplateError(text: text, reason: "unterminated wildcard '%%' (write %%N%%)")
             }
-            let digits = afterOpen[afterOpen.startIndex..<close.lowerBound]
-            guard !digits.isEmpty, digits.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }),
-                let index = Int(digits), index <= maximumIndex
-            else {
+            guard isNumber, digitsStart < close, value <= maximumIndex else {
                 throw TemplateError(
                     text: text,
-                    reason: "wildcard '%%\(digits)%%' must be a decimal argument index from 0 to \(maximumIndex)")
+                    reason:
+                        "wildcard '%%\(TemplateError.excerpt(text[digitsStart..<close]))%%' must be a decimal argument index from 0 to \(maximumIndex)"
+                )
             }
-            parts.append(.argument(index))
-            rest = afterOpen[close.upperBound...]
+            parts.append(.argument(value))
+            index = utf8.index(close, offsetBy: 2)
+            literalStart = index
         }
-        if !rest.isEmpty { parts.append(.literal(normalizeLiteral(rest))) }
+        if literalStart < utf8.endIndex { parts.append(.literal(normalizeLiteral(text[literalStart...]))) }
         return Template(parts: parts)
     }
 }
 
 /// Why a template could not be parsed.
+///
+/// The description quotes at most the first ``excerptLength`` characters of the template, so that
+/// a huge template does not make a huge message.
 struct TemplateError: Error, Hashable, Sendable, CustomStringConvertible {
     let text: String
     let reason: String
-    var description: String { "malformed template \"\(text)\": \(reason)" }
+    var description: String { "malformed template \"\(Self.excerpt(text[...]))\": \(reason)" }
+
+    static let excerptLength = 80
+
+    /// `text`, cut after ``excerptLength`` characters.
+    static func excerpt(_ text: Substring) -> String {
+        let head = text.prefix(excerptLength)
+        return head.endIndex == text.endIndex ? String(head) : head + "… (\(text.utf8.count) bytes)"
+    }
 }

@@ -62,7 +62,20 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
 
     public func makeIterator() -> IndexingIterator<[Field]> { fields.makeIterator() }
 
-    public var description: String { fields.map { "\($0.name): \($0.value)" }.joined(separator: "\n") }
+    /// The fields one a line, with the values of ``LogRedaction/alwaysRedactedHeaders``
+    /// (`Authorization`, `Cookie`…, in any ASCII case) shown as ``LogRedaction/placeholder``, so
+    /// that printing headers never prints a credential. Read a value with the subscript.
+    public var description: String {
+        fields.map { field in
+            "\(field.name): \(Self.isAlwaysRedacted(field.name) ? LogRedaction.placeholder : field.value)"
+        }.joined(separator: "\n")
+    }
+
+    /// Whether `name` is one of ``LogRedaction/alwaysRedactedHeaders`` in any ASCII case (RFC 9110
+    /// §5.1); a look-alike with a non-ASCII letter is another name, and not a token at all.
+    static func isAlwaysRedacted(_ name: String) -> Bool {
+        LogRedaction.alwaysRedactedHeaders.contains { $0.caseInsensitiveEquals(name) }
+    }
 }
 
 extension String {

@@ -24,9 +24,14 @@ struct ResponseValidator<Response: Sendable> {
             do {
                 value = try call.responseSerializer.deserialize(response.body, context: context)
             } catch {
+                // A body that echoes the request (httpbin's /headers, a debug endpoint) would put its
+                // credentials in the error's description: they are hidden as the log hides them.
+                let secrets = LogRedaction.Matcher(settings.logging.redaction).secrets(of: request)
                 throw .decoding(
                     .init(
-                        underlying: error, bodyExcerpt: WebServiceError.excerpt(of: response.body), statusCode: status))
+                        underlying: error,
+                        bodyExcerpt: secrets.scrub(truncated: WebServiceError.excerpt(of: response.body)),
+                        statusCode: status))
             }
         }
         return WebServiceResponse(

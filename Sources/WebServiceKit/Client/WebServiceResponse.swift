@@ -32,3 +32,41 @@ public struct WebServiceResponse<Value: Sendable>: Sendable {
             url: url, source: source)
     }
 }
+
+extension WebServiceResponse: CustomStringConvertible, CustomDebugStringConvertible {
+    /// The status, URL, body size, source and header fields, without secrets: a password in the
+    /// URL and the values of ``LogRedaction/alwaysRedactedHeaders`` are shown as
+    /// ``LogRedaction/placeholder``. The value and the body are not shown.
+    public var description: String {
+        ResponseDescription.text(
+            statusCode: statusCode, url: url ?? request.url, byteCount: body.count, source: source, headers: headers)
+    }
+
+    /// The same as ``description``.
+    public var debugDescription: String { description }
+}
+
+extension TransportResponse: CustomStringConvertible, CustomDebugStringConvertible {
+    /// The status, URL, body size, source and header fields, without secrets: a password in the
+    /// URL and the values of ``LogRedaction/alwaysRedactedHeaders`` are shown as
+    /// ``LogRedaction/placeholder``. The body is not shown.
+    public var description: String {
+        ResponseDescription.text(
+            statusCode: statusCode, url: url, byteCount: body.count, source: source, headers: headers)
+    }
+
+    /// The same as ``description``.
+    public var debugDescription: String { description }
+}
+
+/// The one-line summary and redacted fields that describe a response.
+enum ResponseDescription {
+    static func text(statusCode: Int, url: URL?, byteCount: Int, source: ResponseSource, headers: HTTPHeaders)
+        -> String
+    {
+        var secrets = LogRedaction.Secrets()
+        let shownURL = url.map { LogRedaction.Matcher(LogRedaction()).redact($0, secrets: &secrets) } ?? "(no URL)"
+        let head = "\(statusCode) \(shownURL) (\(byteCount)-byte body, \(source))"
+        return headers.fields.isEmpty ? head : head + "\n" + headers.description
+    }
+}

@@ -1,5 +1,9 @@
 import Foundation
 
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
 /// What logs hide: the values of secret header fields and query parameters.
 ///
 /// `Authorization`, `Proxy-Authorization`, `Cookie` and `Set-Cookie` are always redacted, at every
@@ -115,6 +119,17 @@ extension LogRedaction {
                 return name + "=" + LogRedaction.placeholder
             }
             return items.joined(separator: "&")
+        }
+
+        /// The secrets `request` carries: its URL's password, its redacted query values and the
+        /// values of its redacted header fields.
+        func secrets(of request: URLRequest) -> Secrets {
+            var secrets = Secrets()
+            if let url = request.url { _ = redact(url, secrets: &secrets) }
+            for (name, value) in request.allHTTPHeaderFields ?? [:] where redactsHeader(name) {
+                collect(field: name, value: value, into: &secrets)
+            }
+            return secrets
         }
 
         /// The value of a redacted field, and the parts of it that are worth searching for

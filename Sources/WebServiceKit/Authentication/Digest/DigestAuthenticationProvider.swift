@@ -91,8 +91,14 @@ public final class DigestAuthenticationProvider: AuthenticationProvider {
             case .wait(let gate): try await gate.wait()
             case .sign(let challenge, let count):
                 var signed = request
-                signed.setValue(
-                    try sign(request, with: challenge, nonceCount: count), forHTTPHeaderField: "Authorization")
+                let answer = try sign(request, with: challenge, nonceCount: count)
+                // A user name with CR, LF or NUL (quoted as it is when the server does not accept
+                // UTF-8) would be dropped silently by Foundation's setter on Linux, and the server
+                // would challenge again: refused here, before anything more is sent.
+                if let problem = HeaderValidation.problem(in: answer) {
+                    throw WebServiceError.invalidHeader(name: "Authorization", reason: "the Digest answer: \(problem)")
+                }
+                signed.setValue(answer, forHTTPHeaderField: "Authorization")
                 return signed
             }
         }
