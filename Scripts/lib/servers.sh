@@ -116,6 +116,14 @@ start_jsonrpc_server() {
         "$JSONRPC_VENV/bin/python" "$REPO_ROOT/Tests/Servers/jsonrpc_server.py" @PORT@
 }
 
+# Starts the fault server (Tests/Servers/fault_server.py, standard library only), which misbehaves
+# in one way per path, and exports its root, http://127.0.0.1:PORT/, in the variable named $1
+# (WEBSERVICEKIT_FAULT_URL by default). A second one, on another port, is another origin.
+start_fault_server() {
+    start_server "${1:-WEBSERVICEKIT_FAULT_URL}" "" ok \
+        python3 "$REPO_ROOT/Tests/Servers/fault_server.py" @PORT@
+}
+
 stop_servers() {
     for pid in "${SERVER_PIDS[@]}"; do
         kill "$pid" 2>/dev/null || true

@@ -34,7 +34,8 @@ extension WebServiceClient {
                 transport: settings.cache.map { CachingTransport(base: transport, cache: $0) } ?? transport,
                 context: TransportContext(
                     call: descriptor, uploadLength: uploadLength, progress: progress.hasHandlers ? progress : nil,
-                    cacheIdentifier: prepared.cacheIdentifier, download: download),
+                    cacheIdentifier: prepared.cacheIdentifier, download: download,
+                    maximumBodySize: settings.maximumResponseBodySize),
                 maximumRedirects: settings.maximumRedirects, body: prepared.streamedBody,
                 log: ExchangeLog.make(for: descriptor, settings: settings)
             ).run(prepared.request)
@@ -47,8 +48,19 @@ extension WebServiceClient {
                 response = file as! WebServiceResponse<Response>
                 downloaded = file.value.byteCount
             } else {
-                response = try ResponseValidator(call: call, compiled: compiled, settings: settings).validate(
-                    exchange.response, for: exchange.request)
+                do throws(WebServiceError) {
+                    response = try ResponseValidator(call: call, compiled: compiled, settings: settings).validate(
+                        exchange.response, for: exchange.request)
+                } catch {
+                    // A body the call could not decode (invalid JSON, an HTML error page with
+                    // 200) is not kept: a whole, storable response by RFC 9111, but served from
+                    // the cache it would fail every call until it expires. The next call asks the
+                    // server again (a cache may always drop what it stores, RFC 9111 §3).
+                    if case .decoding = error, let cache = settings.cache, let url = exchange.request.url {
+                        cache.removeResponse(for: url)
+                    }
+                    throw error
+                }
                 downloaded = Int64(response.body.count)
             }
             progress.recordSuccess(uploadLength: uploadLength, downloaded: downloaded)

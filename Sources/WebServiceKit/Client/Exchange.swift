@@ -58,7 +58,7 @@ struct Exchange {
                 // A body that failed while being read (a file that changed size, a broken stream)
                 // is the real cause, whatever the transport reported.
                 let failure =
-                    sending.httpBodyStream?.streamError.map {
+                    sending.httpBodyStream?.reportedError.map {
                         .requestSerialization("the body could not be sent: \($0)")
                     }
                     ?? error
@@ -109,6 +109,11 @@ struct Exchange {
         let sent = log?.sent(request, attempt: attempt, streamedLength: streamedLength)
         do {
             let response = try await transport.send(request, context: context)
+            // Whatever the transport (a custom one may not know the limit), a body in memory over
+            // the limit fails the call.
+            if response.bodyFileLength == nil {
+                try context.checkBodySize(Int64(response.body.count), statusCode: response.statusCode)
+            }
             if let sent { log?.received(response, for: sent) }
             return response
         } catch {

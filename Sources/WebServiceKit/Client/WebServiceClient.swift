@@ -37,6 +37,7 @@ public final class WebServiceClient: Sendable {
         var authenticationProvider: (any AuthenticationProvider)?
         var timeout: TimeInterval = 60
         var maximumRedirects = 10
+        var maximumResponseBodySize: Int?
         var cache: HTTPCache?
         var logLevel: LogLevel = .none
         /// Behind one reference, so that the snapshot every call takes stays small.
@@ -115,6 +116,25 @@ public final class WebServiceClient: Sendable {
     public var maximumRedirects: Int {
         get { settings.current.maximumRedirects }
         set { settings.withLock { $0.maximumRedirects = max(0, newValue) } }
+    }
+
+    /// The most bytes a response body may have, or `nil` (the default) for no limit.
+    ///
+    /// A response whose `Content-Length` is over the limit fails before its body is read; one
+    /// without (chunked, or delimited by the connection's close) fails as soon as the bytes
+    /// received pass it. Either way the call fails with
+    /// ``WebServiceError/responseTooLarge(limit:statusCode:)``, the connection is dropped and
+    /// nothing is cached. The limit applies to every response a call reads into memory, error
+    /// responses, redirects and challenges included; not to calls that download to a file
+    /// (``DownloadedFile``), whose bodies never are in memory. Negative values count as 0.
+    ///
+    /// On Linux, `URLSession` reads ahead of the client with no back-pressure: a body of unknown
+    /// length may have crossed the network well past the limit before the call fails (a
+    /// `Content-Length` over it, and the direct HTTP/1.1 path, stop at once). The call keeps
+    /// nothing past the limit either way.
+    public var maximumResponseBodySize: Int? {
+        get { settings.current.maximumResponseBodySize }
+        set { settings.withLock { $0.maximumResponseBodySize = newValue.map { max(0, $0) } } }
     }
 
     /// The HTTP cache calls use, following RFC 9111 and each call's ``CachePolicy``; `nil` (the

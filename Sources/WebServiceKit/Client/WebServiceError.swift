@@ -34,6 +34,10 @@ public enum WebServiceError: Error, Sendable, CustomStringConvertible {
     /// A download to a file failed on the local side: the destination exists or cannot be
     /// written, or writing the body failed. See ``DownloadDestination``.
     case download(FileDownloadError)
+    /// The response body was longer than ``WebServiceClient/maximumResponseBodySize`` allows:
+    /// reading stopped there (before the body, when `Content-Length` already said so) and
+    /// nothing of it was kept or cached. `limit` is the cap in bytes.
+    case responseTooLarge(limit: Int, statusCode: Int)
 
     /// The failure of a response serializer, with an excerpt of the body it read.
     public struct DecodingFailure: Sendable, CustomStringConvertible {
@@ -83,7 +87,9 @@ public enum WebServiceError: Error, Sendable, CustomStringConvertible {
     /// The HTTP status code, for failures that had a response.
     public var statusCode: Int? {
         switch self {
-        case .unacceptableStatus(let code, _, _), .emptyBody(let code), .application(_, let code): return code
+        case .unacceptableStatus(let code, _, _), .emptyBody(let code), .application(_, let code),
+            .responseTooLarge(_, let code):
+            return code
         case .decoding(let failure): return failure.statusCode
         default: return nil
         }
@@ -106,6 +112,8 @@ public enum WebServiceError: Error, Sendable, CustomStringConvertible {
         case .intercepted(let error): return "an interceptor refused the call: \(error)"
         case .cancelled(let reason): return reason.map { "cancelled: \($0)" } ?? "cancelled"
         case .download(let error): return "download failed: \(error)"
+        case .responseTooLarge(let limit, let code):
+            return "the response body (status \(code)) is larger than the \(limit)-byte limit; reading stopped"
         }
     }
 

@@ -117,7 +117,7 @@ final class MultipartInputStream: InputStream {
         case .stream(let open, _, _):
             let stream = try currentStream ?? openStream(open)
             count = stream.read(buffer, maxLength: wanted)
-            if count < 0 { throw stream.streamError ?? MultipartStreamError("a part's stream failed") }
+            if count < 0 { throw stream.reportedError ?? MultipartStreamError("a part's stream failed") }
         }
         if count == 0 {
             throw MultipartStreamError(

@@ -65,7 +65,7 @@ public final class URLSessionTransport: WebServiceTransport {
         if let direct, direct.handles(request, context: context) {
             return try await direct.send(request, context: context)
         }
-        let exchange = TaskExchange(download: context.download)
+        let exchange = TaskExchange(download: context.download, context: context)
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation {
                 (continuation: CheckedContinuation<TransportResponse, any Error>) in
@@ -74,11 +74,12 @@ public final class URLSessionTransport: WebServiceTransport {
                 // delegate, and the chunks pile up in memory when the delegate falls behind).
                 // Without progress to report, a data task hands its whole body to a completion
                 // handler: one delegate-queue operation per call instead of one per chunk plus one
-                // at the end. The session's delegate still refuses redirects and challenges.
+                // at the end. The session's delegate still refuses redirects and challenges. A
+                // body size limit needs the delegate too: it sees the bytes as they arrive.
                 let task: URLSessionTask
                 if context.download != nil {
                     task = session.downloadTask(with: request)
-                } else if context.reportsProgress {
+                } else if context.reportsProgress || context.maximumBodySize != nil {
                     task = session.dataTask(with: request)
                 } else {
                     let router = router
@@ -116,8 +117,14 @@ private final class TaskExchange: @unchecked Sendable {  // every field is guard
     private var isCancelled = false
     private var timedOut = false
     private var rejectedChallenge = false
+    /// The call's body size limit, and the error once a body passed it.
+    private let context: TransportContext
+    private var tooLarge: WebServiceError?
 
-    init(download: FileDownload?) { self.download = download }
+    init(download: FileDownload?, context: TransportContext) {
+        self.download = download
+        self.context = context
+    }
 
     func start(
         _ task: URLSessionTask, continuation: CheckedContinuation<TransportResponse, any Error>,
@@ -143,6 +150,30 @@ private final class TaskExchange: @unchecked Sendable {  // every field is guard
         task?.cancel()
     }
 
+    /// The response head arrived: a `Content-Length` over the limit ends the task before the body.
+    /// Returns whether it did.
+    func received(_ response: URLResponse) -> Bool {
+        guard let response = response as? HTTPURLResponse, response.expectedContentLength >= 0 else { return false }
+        refuseIfTooLarge(response.expectedContentLength, statusCode: response.statusCode)
+        return lock.withLock { tooLarge != nil }
+    }
+
+    /// Cancels the task, once, when `byteCount` is over the limit; the call fails with
+    /// ``WebServiceError/responseTooLarge(limit:statusCode:)``.
+    private func refuseIfTooLarge(_ byteCount: Int64, statusCode: Int) {
+        let task: URLSessionTask? = lock.withLock {
+            guard tooLarge == nil else { return nil }
+            do throws(WebServiceError) {
+                try context.checkBodySize(byteCount, statusCode: statusCode)
+                return nil
+            } catch {
+                tooLarge = error
+                return self.task
+            }
+        }
+        task?.cancel()
+    }
+
     private func expire() {
         let task = lock.withLock {
             timedOut = true
@@ -153,10 +184,16 @@ private final class TaskExchange: @unchecked Sendable {  // every field is guard
 
     /// Keeps `data` (a data task's body) and returns the body's progress so far.
     func append(_ data: Data) -> (received: Int64, expected: Int64)? {
-        lock.withLock {
+        let (report, over): ((received: Int64, expected: Int64)?, (count: Int64, statusCode: Int)?) = lock.withLock {
+            // Past the limit, nothing more is kept: the task is being cancelled.
+            guard tooLarge == nil else { return (nil, nil) }
             body.append(data)
-            return progress(received: received + Int64(data.count), expected: nil)
+            let report = progress(received: received + Int64(data.count), expected: nil)
+            guard let limit = context.maximumBodySize, body.count > limit else { return (report, nil) }
+            return (report, (Int64(body.count), (task?.response as? HTTPURLResponse)?.statusCode ?? 0))
         }
+        if let over { refuseIfTooLarge(over.count, statusCode: over.statusCode) }
+        return report
     }
 
     /// A download task's progress: the bytes Foundation wrote to its file so far.
@@ -203,7 +240,7 @@ private final class TaskExchange: @unchecked Sendable {  // every field is guard
     func complete(response: URLResponse?, error: (any Error)?, body handedBody: Data? = nil) -> URLSessionTask? {
         let (
             task, continuation, deadline, collected, fileLength, timedOut, cancelledByUs, rejectedChallenge,
-            downloadError
+            downloadError, tooLarge
         ) =
             lock.withLock {
                 defer {
@@ -214,7 +251,7 @@ private final class TaskExchange: @unchecked Sendable {  // every field is guard
                 }
                 return (
                     self.task, self.continuation, self.deadline, self.body, self.fileLength, self.timedOut,
-                    self.isCancelled, self.rejectedChallenge, self.downloadError
+                    self.isCancelled, self.rejectedChallenge, self.downloadError, self.tooLarge
                 )
             }
         guard let continuation else { return nil }
@@ -223,7 +260,9 @@ private final class TaskExchange: @unchecked Sendable {  // every field is guard
         // A completion handler gets no response with an error; the task still has it (a 401
         // whose challenge the delegate rejected).
         let response = response ?? task?.response
-        if timedOut {
+        if let tooLarge, !cancelledByUs {
+            continuation.resume(throwing: tooLarge)
+        } else if timedOut {
             continuation.resume(throwing: URLError(.timedOut))
         } else if let downloadError, error == nil || !cancelledByUs {
             continuation.resume(throwing: downloadError)
@@ -234,13 +273,29 @@ private final class TaskExchange: @unchecked Sendable {  // every field is guard
             // arrived; the 401 is the answer (its body, if any, was not read).
             continuation.resume(returning: TransportResponse(response, body: body, fileLength: fileLength))
         } else if let error {
-            continuation.resume(throwing: error)
+            continuation.resume(throwing: Self.normalized(error))
         } else if let response = response as? HTTPURLResponse {
             continuation.resume(returning: TransportResponse(response, body: body, fileLength: fileLength))
         } else {
             continuation.resume(throwing: URLError(.badServerResponse))
         }
         return task
+    }
+}
+
+extension TaskExchange {
+    /// libcurl's `CURLE_PARTIAL_FILE` ("transfer closed with N bytes remaining to read", a body
+    /// shorter than its `Content-Length` or a chunked body without its last chunk) reaches
+    /// Foundation on Linux as `URLError(.unknown)`, with no response left on the task. It is the
+    /// connection lost mid-response, as a reset reports it and as the direct HTTP/1.1 path says:
+    /// one code for a body cut short. The message is libcurl's only trace of it.
+    static func normalized(_ error: any Error) -> any Error {
+        guard let error = error as? URLError, error.code == .unknown,
+            error.localizedDescription.hasPrefix("transfer closed with")
+        else { return error }
+        return URLError(
+            .networkConnectionLost,
+            userInfo: [NSLocalizedDescriptionKey: error.localizedDescription, NSUnderlyingErrorKey: error])
     }
 }
 
@@ -295,6 +350,17 @@ private final class TaskRouter: NSObject, URLSessionDataDelegate, URLSessionDown
         }
         exchange(for: task)?.noteRejectedChallenge()
         completionHandler(.rejectProtectionSpace, nil)
+    }
+
+    /// A body over the limit is refused here, before it is read: the task is cancelled, and the
+    /// disposition says so too (Foundation on Linux waits for it, and a `.allow` given after the
+    /// cancellation would let the transfer go on).
+    func urlSession(
+        _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+        completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
+    ) {
+        let refused = exchange(for: dataTask)?.received(response) ?? false
+        completionHandler(refused ? .cancel : .allow)
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {

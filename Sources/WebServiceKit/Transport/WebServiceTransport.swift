@@ -44,6 +44,21 @@ public struct TransportContext: Sendable {
     var cacheIdentifier: String? = nil
     /// The file a download call's body goes to; `nil` for every other call.
     var download: FileDownload? = nil
+    /// The most bytes a response body kept in memory may have
+    /// (``WebServiceClient/maximumResponseBodySize``); `nil` for no limit. It does not apply to
+    /// calls that download to a file.
+    ///
+    /// A transport should stop reading once a body passes it (at once when `Content-Length`
+    /// does) and throw ``WebServiceError/responseTooLarge(limit:statusCode:)``
+    /// (``checkBodySize(_:statusCode:)``); the client checks the bodies transports return too.
+    public internal(set) var maximumBodySize: Int? = nil
+
+    /// Throws ``WebServiceError/responseTooLarge(limit:statusCode:)`` when `byteCount` (bytes
+    /// received so far, or a `Content-Length`) is over ``maximumBodySize``.
+    public func checkBodySize(_ byteCount: Int64, statusCode: Int) throws(WebServiceError) {
+        guard let limit = maximumBodySize, download == nil, byteCount > Int64(limit) else { return }
+        throw .responseTooLarge(limit: limit, statusCode: statusCode)
+    }
 
     /// Tells the call's progress handlers, if it has any, how many body bytes were sent so far.
     /// Transports call it as they go; coalescing and delivery on the callback queue happen here.

@@ -11,7 +11,8 @@ extension WebServiceError {
         /// (``WebServiceError/unacceptableStatus(code:headers:body:)``).
         case http
         /// A body that is not what the serializer reads at all: empty where a value was
-        /// expected, or malformed at its top level (not JSON, not XML).
+        /// expected, malformed at its top level (not JSON, not XML), or larger than
+        /// ``WebServiceClient/maximumResponseBodySize`` (not read past the limit).
         case ignoreData
         /// A well-formed body that does not fit the type: a missing key, a wrong type.
         case parse
@@ -33,7 +34,7 @@ extension WebServiceError {
             return .invalidRequest
         case .transport: return .network
         case .unacceptableStatus: return .http
-        case .emptyBody: return .ignoreData
+        case .emptyBody, .responseTooLarge: return .ignoreData
         case .decoding(let failure): return failure.isMalformedBody ? .ignoreData : .parse
         case .application: return .application
         case .authentication: return .authentication

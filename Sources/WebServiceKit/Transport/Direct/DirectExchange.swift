@@ -105,7 +105,7 @@ struct DirectExchange {
         let count = body.read(buffer.baseAddress!.assumingMemoryBound(to: UInt8.self), maxLength: maxLength)
         guard count >= 0 else {
             throw WebServiceError.requestSerialization(
-                "the body could not be sent: \(body.streamError.map { "\($0)" } ?? "the stream failed")")
+                "the body could not be sent: \(body.reportedError.map { "\($0)" } ?? "the stream failed")")
         }
         return count
     }
@@ -173,6 +173,10 @@ private struct ResponseReader {
         guard parser.head != nil else { return }
         guard let download = context.download else {
             received = Int64(parser.body.count)
+            // The body size limit: a Content-Length over it fails before the body is read, any
+            // other body as soon as it passes it (the connection is closed unread).
+            let announced = parser.bodyLength.map(Int64.init) ?? 0
+            try context.checkBodySize(max(received, announced), statusCode: parser.head?.statusCode ?? 0)
             return
         }
         let sink: DownloadSink

@@ -1,0 +1,249 @@
+"""A server that misbehaves on purpose, for the fault matrix tests (FaultMatrixTests.swift).
+
+Python 3 standard library only. Usage: fault_server.py PORT. It listens on 127.0.0.1:PORT and
+speaks just enough HTTP/1.1 to break it in one way per path:
+
+  /ok                          200, a small JSON body (the readiness check)
+  /reset-before-headers        reads the request, then resets the connection (RST, no response)
+  /reset-mid-body              Content-Length 100000, sends 10000 bytes, then resets
+  /truncated-chunked           chunked, two chunks, then closes without the last (0) chunk
+  /short-content-length        Content-Length 100000, sends 10000 bytes, then closes (FIN)
+  /drip?interval=S&bytes=N     Content-Length N, then one byte every S seconds
+  /status/CODE                 that status, a short text body
+  /invalid-json                200, application/json, a body that is not JSON
+  /wrong-content-type          200, text/html, an HTML page
+  /huge?bytes=N&framing=F      N bytes; F is length (default), chunked or close
+  /endless-401                 401 with a Basic and a Digest challenge, whatever the request
+  /stale-digest                401 with a Digest challenge; an answer to it gets a new nonce
+                               and stale=true, every time
+  /redirect-loop?n=N           302 to /redirect-loop?n=N+1, forever
+  /redirect-to?url=U           302 to U
+  /count?tag=T                 JSON about the requests that carried tag=T (this one excluded):
+                               {"count", "authorization": [...], "sent", "finished"}
+
+Every response to a request with a `tag` query item is counted under it, so a test can check how
+many requests reached the server (bounded retries), what Authorization they carried, and for
+/huge and /drip how many body bytes the server managed to send before the client stopped reading
+("finished" once the server is done with the request). Bodies that are cut short carry
+Cache-Control: max-age=3600, so a cache that kept them would have had every reason to.
+"""
+
+import json
+import os
+import socket
+import socketserver
+import struct
+import sys
+import threading
+import time
+from urllib.parse import parse_qs, urlsplit
+
+LOCK = threading.RLock()
+TAGS = {}  # tag -> {"count": int, "authorization": [str], "sent": int, "finished": int}
+
+CACHEABLE = "Cache-Control: max-age=3600\r\n"
+
+
+def record(tag):
+    with LOCK:
+        return TAGS.setdefault(tag, {"count": 0, "authorization": [], "sent": 0, "finished": 0})
+
+
+class Handler(socketserver.BaseRequestHandler):
+    def setup(self):
+        self.request.settimeout(60)
+
+    def handle(self):
+        head = b""
+        while b"\r\n\r\n" not in head:
+            data = self.request.recv(65536)
+            if not data:
+                return
+            head += data
+            if len(head) > 1 << 20:
+                return
+        head_bytes, _, rest = head.partition(b"\r\n\r\n")
+        lines = head_bytes.decode("latin-1").split("\r\n")
+        method, target, _ = (lines[0].split(" ") + ["", "", ""])[:3]
+        headers = {}
+        for line in lines[1:]:
+            name, _, value = line.partition(":")
+            headers[name.strip().lower()] = value.strip()
+        length = int(headers.get("content-length", "0") or "0")
+        while len(rest) < length:
+            data = self.request.recv(65536)
+            if not data:
+                break
+            rest += data
+        url = urlsplit(target)
+        query = {key: values[0] for key, values in parse_qs(url.query).items()}
+        tag = query.get("tag")
+        state = None
+        if tag is not None and url.path != "/count":
+            state = record(tag)
+            with LOCK:
+                state["count"] += 1
+                if "authorization" in headers:
+                    state["authorization"].append(headers["authorization"])
+        try:
+            self.route(method, url.path, query, headers, state)
+        except (BrokenPipeError, ConnectionResetError, socket.timeout, OSError):
+            pass
+        finally:
+            if state is not None:
+                with LOCK:
+                    state["finished"] += 1
+
+    # Helpers
+
+    def send(self, data):
+        self.request.sendall(data if isinstance(data, bytes) else data.encode("latin-1"))
+
+    def respond(self, status, body=b"", content_type="text/plain", extra=""):
+        reason = {200: "OK", 302: "Found", 401: "Unauthorized"}.get(status, "Status")
+        if isinstance(body, str):
+            body = body.encode("utf-8")
+        self.send(
+            f"HTTP/1.1 {status} {reason}\r\nContent-Type: {content_type}\r\n"
+            f"Content-Length: {len(body)}\r\n{extra}Connection: close\r\n\r\n"
+        )
+        self.send(body)
+
+    def reset(self):
+        # SO_LINGER with a zero timeout: close() sends RST instead of FIN.
+        self.request.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+        self.request.close()
+
+    def stream(self, state, total, chunk_size, write):
+        """Sends `total` bytes through `write` in chunks, counting what got out."""
+        sent = 0
+        block = b"x" * chunk_size
+        while sent < total:
+            piece = block[: min(chunk_size, total - sent)]
+            write(piece)
+            sent += len(piece)
+            if state is not None:
+                with LOCK:
+                    state["sent"] = sent
+
+    # Routes
+
+    def route(self, method, path, query, headers, state):
+        if path == "/ok":
+            self.respond(200, '{"ok":true}', "application/json", CACHEABLE)
+        elif path == "/count":
+            with LOCK:
+                body = json.dumps(record(query.get("tag", "")))
+            self.respond(200, body, "application/json", "Cache-Control: no-store\r\n")
+        elif path == "/reset-before-headers":
+            self.reset()
+        elif path == "/reset-mid-body":
+            self.send(
+                "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n"
+                + CACHEABLE
+                + "\r\n"
+            )
+            self.send(b"[" + b"1," * 4999 + b"1")
+            time.sleep(0.05)
+            self.reset()
+        elif path == "/truncated-chunked":
+            self.send(
+                "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n"
+                + CACHEABLE
+                + "Connection: close\r\n\r\n"
+            )
+            self.send(b"5\r\n[1,2,\r\n")
+            self.send(b"2\r\n3,\r\n")
+            time.sleep(0.05)
+            self.request.shutdown(socket.SHUT_WR)
+        elif path == "/short-content-length":
+            self.send(
+                "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n"
+                + CACHEABLE
+                + "Connection: close\r\n\r\n"
+            )
+            self.send(b"[" + b"1," * 4999 + b"1")
+            time.sleep(0.05)
+            self.request.shutdown(socket.SHUT_WR)
+        elif path == "/drip":
+            interval = float(query.get("interval", "0.5"))
+            total = int(query.get("bytes", "100"))
+            self.send(
+                "HTTP/1.1 200 OK\r\nContent-Type: application/octet-stream\r\n"
+                f"Content-Length: {total}\r\n{CACHEABLE}Connection: close\r\n\r\n"
+            )
+
+            def drip(piece):
+                self.send(piece)
+                time.sleep(interval)
+
+            self.stream(state, total, 1, drip)
+        elif path.startswith("/status/"):
+            code = int(path[len("/status/"):])
+            self.respond(code, f"status {code} from the fault server\n")
+        elif path == "/invalid-json":
+            self.respond(200, '{"ok": tru', "application/json", CACHEABLE)
+        elif path == "/wrong-content-type":
+            self.respond(200, "<html><body>Service unavailable</body></html>", "text/html", CACHEABLE)
+        elif path == "/huge":
+            total = int(query.get("bytes", str(64 << 20)))
+            framing = query.get("framing", "length")
+            if framing == "chunked":
+                self.send(
+                    "HTTP/1.1 200 OK\r\nContent-Type: application/octet-stream\r\n"
+                    f"Transfer-Encoding: chunked\r\n{CACHEABLE}Connection: close\r\n\r\n"
+                )
+                self.stream(state, total, 64 * 1024, lambda piece: self.send(b"%x\r\n%s\r\n" % (len(piece), piece)))
+                self.send(b"0\r\n\r\n")
+            elif framing == "close":
+                self.send(
+                    "HTTP/1.1 200 OK\r\nContent-Type: application/octet-stream\r\n"
+                    f"{CACHEABLE}Connection: close\r\n\r\n"
+                )
+                self.stream(state, total, 64 * 1024, self.send)
+                self.request.shutdown(socket.SHUT_WR)
+            else:
+                self.send(
+                    "HTTP/1.1 200 OK\r\nContent-Type: application/octet-stream\r\n"
+                    f"Content-Length: {total}\r\n{CACHEABLE}Connection: close\r\n\r\n"
+                )
+                self.stream(state, total, 64 * 1024, self.send)
+        elif path == "/endless-401":
+            nonce = os.urandom(16).hex()
+            self.respond(
+                401,
+                "unauthorized\n",
+                extra='WWW-Authenticate: Basic realm="fault"\r\n'
+                f'WWW-Authenticate: Digest realm="fault", nonce="{nonce}", qop="auth", algorithm=MD5\r\n',
+            )
+        elif path == "/stale-digest":
+            nonce = os.urandom(16).hex()
+            stale = ", stale=true" if headers.get("authorization", "").startswith("Digest ") else ""
+            self.respond(
+                401,
+                "unauthorized\n",
+                extra=f'WWW-Authenticate: Digest realm="fault", nonce="{nonce}", qop="auth", algorithm=MD5{stale}\r\n',
+            )
+        elif path == "/redirect-loop":
+            step = int(query.get("n", "0")) + 1
+            tag = f"&tag={query['tag']}" if "tag" in query else ""
+            self.respond(302, "", extra=f"Location: /redirect-loop?n={step}{tag}\r\n")
+        elif path == "/redirect-to":
+            self.respond(302, "", extra=f"Location: {query.get('url', '/ok')}\r\n")
+        else:
+            self.respond(404, "no such fault\n")
+
+
+class Server(socketserver.ThreadingTCPServer):
+    daemon_threads = True
+    allow_reuse_address = True
+
+
+def main():
+    port = int(sys.argv[1])
+    with Server(("127.0.0.1", port), Handler) as server:
+        server.serve_forever()
+
+
+if __name__ == "__main__":
+    main()
