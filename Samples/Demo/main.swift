@@ -145,6 +145,9 @@ section("logging: one call at .headers, the credential redacted")
 await demonstrateLogging(root: client.serviceRoot)
 
 // 13. OData: a typed query with a filter, nested expand and count; paging; a typed error.
+section("limits: a body over maximumResponseBodySize, a header value with CR/LF")
+await demonstrateLimits(root: client.serviceRoot)
+
 if let text = ProcessInfo.processInfo.environment["WEBSERVICEKIT_ODATA_URL"], let odataRoot = URL(string: text) {
     section("OData: typed query, server-driven paging, typed error")
     await demonstrateOData(root: odataRoot)
