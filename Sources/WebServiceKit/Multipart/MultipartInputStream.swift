@@ -42,15 +42,23 @@ enum MultipartSegment: Sendable {
 ///
 /// A file or stream that ends early, or has bytes past its announced length (it changed while
 /// uploading), fails the stream, and so the call: a half-sent body is never reported as success.
-/// Each instance is read by one URLSession task only.
+/// Each instance is read by one URLSession task (or one direct exchange) only.
+///
+/// Its status and error are asked for from another thread too: by the call after a failed send,
+/// to tell a broken body from a broken connection, while Foundation's thread may still be reading
+/// (a cancelled or timed-out URLSession task stops on its own schedule). So they are kept under a
+/// lock (ThreadSanitizer reported the unguarded fields).
 final class MultipartInputStream: InputStream {
     private let segments: [MultipartSegment]
     private var index = 0
     private var offsetInSegment: Int64 = 0
     private var currentFile: FileHandle?
     private var currentStream: InputStream?
-    private var status: Stream.Status = .notOpen
-    private var failure: (any Error)?
+    private let shared = Locked<(status: Stream.Status, failure: (any Error)?)>((.notOpen, nil))
+    private var status: Stream.Status {
+        get { shared.withLock { $0.status } }
+        set { shared.withLock { $0.status = newValue } }
+    }
 
     init(segments: [MultipartSegment]) {
         self.segments = segments
@@ -58,11 +66,11 @@ final class MultipartInputStream: InputStream {
     }
 
     override var streamStatus: Stream.Status { status }
-    override var streamError: (any Error)? { failure }
+    override var streamError: (any Error)? { shared.withLock { $0.failure } }
     // Foundation on Linux may read without calling open() first: a fresh stream is readable.
     override var hasBytesAvailable: Bool { status == .notOpen || status == .open || status == .reading }
 
-    override func open() { if status == .notOpen { status = .open } }
+    override func open() { shared.withLock { if $0.status == .notOpen { $0.status = .open } } }
 
     override func close() {
         closeCurrent()
@@ -87,8 +95,7 @@ final class MultipartInputStream: InputStream {
             status = index >= segments.count && written == 0 ? .atEnd : .open
             return written
         } catch {
-            failure = error
-            status = .error
+            shared.withLock { $0 = (.error, error) }
             closeCurrent()
             return -1
         }
