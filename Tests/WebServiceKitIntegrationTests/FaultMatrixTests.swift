@@ -15,24 +15,12 @@ import XCTest
 /// The fault server (Tests/Servers/fault_server.py) that `Scripts/test` starts twice on 127.0.0.1.
 enum FaultServer {
     static func url(file: StaticString = #filePath, line: UInt = #line) throws -> URL {
-        try serverURL("WEBSERVICEKIT_FAULT_URL", file: file, line: line)
+        try HTTPBin.serverURL("WEBSERVICEKIT_FAULT_URL", file: file, line: line)
     }
 
     /// The second fault server: another origin.
     static func otherURL(file: StaticString = #filePath, line: UInt = #line) throws -> URL {
-        try serverURL("WEBSERVICEKIT_FAULT_OTHER_URL", file: file, line: line)
-    }
-
-    private static func serverURL(_ variable: String, file: StaticString, line: UInt) throws -> URL {
-        let environment = ProcessInfo.processInfo.environment
-        if let text = environment[variable], let url = URL(string: text) {
-            precondition(url.host == "127.0.0.1", "integration tests talk to 127.0.0.1 only")
-            return url
-        }
-        if environment["WEBSERVICEKIT_REQUIRE_SERVERS"] == "1" {
-            XCTFail("\(variable) is not set: run Scripts/test", file: file, line: line)
-        }
-        throw XCTSkip("\(variable) is not set; run Scripts/test")
+        try HTTPBin.serverURL("WEBSERVICEKIT_FAULT_OTHER_URL", file: file, line: line)
     }
 
     /// What the server saw of the requests that carried `tag`.
@@ -210,35 +198,28 @@ final class FaultMatrixTests: XCTestCase {
 
     // MARK: Partial bodies
 
-    func testResetMidBody() async throws {
+    /// A body cut short at `path`: the connection lost mid-response, one request, nothing kept.
+    private func assertCutShort(_ path: String, file: StaticString = #filePath, line: UInt = #line) async throws {
         let tag = tag()
-        try await assertFault(WebServiceCall<[Int]>(relativePath: "reset-mid-body?tag=\(tag)"), category: .network) {
+        try await assertFault(
+            WebServiceCall<[Int]>(relativePath: "\(path)?tag=\(tag)"), category: .network, file: file, line: line
+        ) {
             self.transportCode($0) == .networkConnectionLost
         }
         let record = try await FaultServer.record(tag, at: FaultServer.url())
-        XCTAssertEqual(record.count, 2)
+        XCTAssertEqual(record.count, 2, file: file, line: line)
+    }
+
+    func testResetMidBody() async throws {
+        try await assertCutShort("reset-mid-body")
     }
 
     func testTruncatedChunkedBody() async throws {
-        let tag = tag()
-        try await assertFault(
-            WebServiceCall<[Int]>(relativePath: "truncated-chunked?tag=\(tag)"), category: .network
-        ) {
-            self.transportCode($0) == .networkConnectionLost
-        }
-        let record = try await FaultServer.record(tag, at: FaultServer.url())
-        XCTAssertEqual(record.count, 2)
+        try await assertCutShort("truncated-chunked")
     }
 
     func testContentLengthLargerThanTheBody() async throws {
-        let tag = tag()
-        try await assertFault(
-            WebServiceCall<[Int]>(relativePath: "short-content-length?tag=\(tag)"), category: .network
-        ) {
-            self.transportCode($0) == .networkConnectionLost
-        }
-        let record = try await FaultServer.record(tag, at: FaultServer.url())
-        XCTAssertEqual(record.count, 2)
+        try await assertCutShort("short-content-length")
     }
 
     func testSlowDripPastTheTimeout() async throws {

@@ -35,7 +35,9 @@ enum HTTPBin {
         try serverURL("WEBSERVICEKIT_JSONRPC_URL", file: file, line: line)
     }
 
-    private static func serverURL(_ variable: String, file: StaticString, line: UInt) throws -> URL {
+    /// The root URL of a test server from its environment variable (127.0.0.1 only); a skip, or a
+    /// failure under `WEBSERVICEKIT_REQUIRE_SERVERS=1`, when it is not set.
+    static func serverURL(_ variable: String, file: StaticString, line: UInt) throws -> URL {
         let environment = ProcessInfo.processInfo.environment
         if let text = environment[variable], let url = URL(string: text) {
             precondition(url.host == "127.0.0.1", "integration tests talk to 127.0.0.1 only")
