@@ -24,15 +24,15 @@ final class DiskCacheStore: CacheStorage {
 
     private struct Item {
         var byteCount: Int
-        var lastUse: UInt64
         var identifier: Identifier
     }
 
     private struct State {
         /// By file name.
         var items: [String: Item] = [:]
+        /// The file names from the least to the most recently used.
+        var recency = RecencyList<String>()
         var bytes = 0
-        var clock: UInt64 = 0
     }
 
     /// The directory the files are in.
@@ -69,9 +69,8 @@ final class DiskCacheStore: CacheStorage {
                 discard(name, &state)
                 return nil
             }
-            state.clock += 1
-            state.items[name] = Item(
-                byteCount: file.count, lastUse: state.clock, identifier: .known(response.identifier))
+            state.recency.touch(name)
+            state.items[name] = Item(byteCount: file.count, identifier: .known(response.identifier))
             state.bytes += file.count - item.byteCount
             // The order of use outlives the process: the next one sorts by modification time.
             _ = utimes(filePath, nil)
@@ -97,9 +96,8 @@ final class DiskCacheStore: CacheStorage {
                 return
             }
             state.bytes -= state.items[name]?.byteCount ?? 0
-            state.clock += 1
-            state.items[name] = Item(
-                byteCount: file.count, lastUse: state.clock, identifier: .known(response.identifier))
+            state.recency.touch(name)
+            state.items[name] = Item(byteCount: file.count, identifier: .known(response.identifier))
             state.bytes += file.count
             evict(&state)
         }
@@ -190,8 +188,8 @@ final class DiskCacheStore: CacheStorage {
         }
         var state = State()
         for file in found.sorted(by: { ($0.modified, $0.name) < ($1.modified, $1.name) }) {
-            state.clock += 1
-            state.items[file.name] = Item(byteCount: file.size, lastUse: state.clock, identifier: .unread)
+            state.recency.touch(file.name)
+            state.items[file.name] = Item(byteCount: file.size, identifier: .unread)
             state.bytes += file.size
         }
         return state
@@ -253,14 +251,14 @@ final class DiskCacheStore: CacheStorage {
     private func discard(_ name: String, _ state: inout State) {
         unlink(path(of: name))
         if let item = state.items.removeValue(forKey: name) { state.bytes -= item.byteCount }
+        state.recency.remove(name)
     }
 
-    /// Deletes the least recently used files until the rest fit the limit.
+    /// Deletes the least recently used files until the rest fit the limit: the oldest of the
+    /// ``RecencyList`` each time, not a sort of every file on each save.
     private func evict(_ state: inout State) {
-        guard state.bytes > byteLimit else { return }
-        for (name, _) in state.items.sorted(by: { $0.value.lastUse < $1.value.lastUse }) {
-            guard state.bytes > byteLimit else { break }
-            discard(name, &state)
+        while state.bytes > byteLimit, let oldest = state.recency.oldest {
+            discard(oldest, &state)
         }
     }
 }

@@ -34,9 +34,6 @@ struct RecencyList<Key: Hashable> {
         if let newer = removed.newer { links[newer]?.older = removed.older } else { newest = removed.older }
     }
 
-    /// Forgets every key.
-    mutating func removeAll() { self = RecencyList() }
-
     /// The keys from the least to the most recently used: for tests.
     var keysFromOldest: [Key] {
         var keys: [Key] = []
