@@ -93,6 +93,19 @@ final class SecretLeakTests: XCTestCase {
         }
     }
 
+    func testNoSecretInTheBodyOrDescriptionOfAnErrorStatusThatEchoesTheRequest() async throws {
+        let (client, _, _) = echoingClient(statusCode: 400)
+        do {
+            _ = try await client.perform(WebServiceCall<Data>(relativePath: "me?token=%%0%%"), "query-token-ffffff")
+            XCTFail("accepted")
+        } catch {
+            guard case .unacceptableStatus(400, _, let body) = error else { return XCTFail("\(error)") }
+            let text = String(decoding: body, as: UTF8.self)
+            XCTAssertTrue(text.contains(#""Authorization":"[redacted]""#), text)
+            assertNoSecret(in: allDescriptions(of: error) + [text])
+        }
+    }
+
     func testNoSecretInTheDescriptionOfAnUnacceptableStatusOrATransportFailure() async throws {
         let stubs = StubTransport(
             fallback: .status(401, headers: ["Set-Cookie": "sid=set-cookie-secret-xyz", "WWW-Authenticate": "Bearer"]))

@@ -14,7 +14,7 @@ struct ResponseValidator<Response: Sendable> {
         -> WebServiceResponse<Response>
     {
         let status = response.statusCode
-        let context = try check(response)
+        let context = try check(response, for: request)
         let value: Response
         // RFC 9110 §6.4.1: HEAD responses, 204 and 304 never have content; 205 must not either.
         if response.body.isEmpty || request.httpMethod == "HEAD" || status == 204 || status == 205 || status == 304 {
@@ -41,7 +41,7 @@ struct ResponseValidator<Response: Sendable> {
 
     /// Throws for an unaccepted status, or what the error handler makes of the response.
     @discardableResult
-    func check(_ response: TransportResponse) throws(WebServiceError) -> ResponseContext {
+    func check(_ response: TransportResponse, for request: URLRequest) throws(WebServiceError) -> ResponseContext {
         let status = response.statusCode
         let context = ResponseContext(
             statusCode: status, headers: response.headers, serializationRoot: compiled.serializationRoot,
@@ -53,7 +53,11 @@ struct ResponseValidator<Response: Sendable> {
             throw .application(error, statusCode: status)
         }
         guard accepted else {
-            throw .unacceptableStatus(code: status, headers: response.headers, body: response.body)
+            // An error body that echoes the request's credentials (a debug page, a proxy's
+            // report) keeps them out of the error, which is logged and shown far more often than
+            // a response: they are replaced as the log replaces them.
+            let secrets = LogRedaction.Matcher(settings.logging.redaction).secrets(of: request)
+            throw .unacceptableStatus(code: status, headers: response.headers, body: secrets.scrub(body: response.body))
         }
         return context
     }

@@ -17,7 +17,7 @@ extension ResponseValidator where Response == DownloadedFile {
         } else if response.bodyFileLength == nil, !isAccepted(response.statusCode) {
             checked.body = response.body.prefix(FileDownload.errorBodyPrefix)
         }
-        try check(checked)
+        try check(checked, for: request)
         // A transport that kept the body in memory (a stub, a custom transport): write it now.
         if response.bodyFileLength == nil { try download.write(response.body) }
         let file = try download.commit()

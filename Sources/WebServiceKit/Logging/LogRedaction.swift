@@ -181,6 +181,14 @@ extension LogRedaction {
             return text
         }
 
+        /// `body` with every hidden value replaced by the placeholder when it is UTF-8 text that
+        /// holds one; otherwise `body` as it is.
+        func scrub(body: Data) -> Data {
+            guard !values.isEmpty, let text = String(data: body, encoding: .utf8) else { return body }
+            let scrubbed = scrub(text)
+            return scrubbed == text ? body : Data(scrubbed.utf8)
+        }
+
         /// `text` scrubbed, and without a hidden value's beginning where `text` was cut short.
         func scrub(truncated text: String) -> String {
             var text = scrub(text)
