@@ -104,7 +104,7 @@ enum HTTPDate {
     }
 
     /// The number of days of `month` in `year` (Gregorian leap years).
-    fileprivate static func daysInMonth(_ month: Int, year: Int) -> Int {
+    static func daysInMonth(_ month: Int, year: Int) -> Int {
         switch month {
         case 2: return year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) ? 29 : 28
         case 4, 6, 9, 11: return 30
@@ -122,8 +122,9 @@ enum HTTPDate {
         return era * 146_097 + dayOfEra - 719_468
     }
 
-    /// The civil date of a number of days since 1970-01-01 (H. Hinnant's `civil_from_days`).
-    fileprivate static func civilDate(fromDays days: Int64) -> (year: Int, month: Int, day: Int) {
+    /// The civil date of a number of days since 1970-01-01 (H. Hinnant's `civil_from_days`), in
+    /// the proleptic Gregorian calendar.
+    static func civilDate(fromDays days: Int64) -> (year: Int, month: Int, day: Int) {
         let shifted = days + 719_468
         let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
         let dayOfEra = shifted - era * 146_097

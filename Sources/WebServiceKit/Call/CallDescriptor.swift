@@ -42,7 +42,10 @@ public struct CallDescriptor: Sendable {
     public let urlBuilder: (any URLBuilder)?
     /// Turns error bodies into the service's own error; `nil` uses the client's.
     public let errorHandler: (any ResponseErrorHandler)?
-    /// The boundary of multipart bodies; `nil` picks a random one.
+    /// The boundary of multipart bodies; `nil` picks a random one. A call whose in-memory part
+    /// holds this boundary at the start of a line fails with
+    /// ``WebServiceError/invalidArguments(index:reason:)`` rather than send a body that would be
+    /// cut there (RFC 2046 §5.1.1); file and stream parts are not searched.
     public let multipartBoundary: String?
     /// How much of this call is logged; `nil` uses the client's level.
     public let logLevel: LogLevel?

@@ -24,12 +24,18 @@ struct URLTemplate: Sendable, Hashable {
         path.argumentIndices + query.flatMap { $0.name.argumentIndices + ($0.value?.argumentIndices ?? []) }
     }
 
+    /// Splits `relativePath` at `?`, `&` and `=`.
+    ///
+    /// The structure characters (`/`, `#`, `?`, `&`, `=`, `://`) are looked for in the UTF-8 bytes,
+    /// never by `Character`: a combining mark after one (`/\u{301}`, `?\u{301}`) makes a single
+    /// `Character` that equals none of them, and would hide it.
     static func parse(_ relativePath: String) throws(TemplateError) -> URLTemplate {
-        if relativePath.contains("#") {
+        let utf8 = relativePath.utf8
+        if utf8.contains(UInt8(ascii: "#")) {
             throw TemplateError(text: relativePath, reason: "a fragment ('#') is never sent to a server")
         }
         let anchor: Anchor
-        if relativePath.hasPrefix("/") {
+        if utf8.first == UInt8(ascii: "/") {
             anchor = .origin
         } else if hasScheme(relativePath) {
             anchor = .absolute
@@ -38,20 +44,21 @@ struct URLTemplate: Sendable, Hashable {
         }
         let pathText: Substring
         let queryText: Substring?
-        if let mark = relativePath.firstIndex(of: "?") {
+        if let mark = utf8.firstIndex(of: UInt8(ascii: "?")) {
             pathText = relativePath[..<mark]
-            queryText = relativePath[relativePath.index(after: mark)...]
+            queryText = relativePath[utf8.index(after: mark)...]
         } else {
             pathText = relativePath[...]
             queryText = nil
         }
         let path = try Template.parse(String(pathText)) { URLEncoding.normalizeLiteral($0, allowed: .pathLiteral) }
         var query: [QueryItem] = []
-        for item in queryText?.split(separator: "&", omittingEmptySubsequences: true) ?? [] {
-            let normalize: (Substring) -> String = { URLEncoding.normalizeLiteral($0, allowed: .queryLiteral) }
-            if let equals = item.firstIndex(of: "=") {
+        let normalize: (Substring) -> String = { URLEncoding.normalizeLiteral($0, allowed: .queryLiteral) }
+        for item in queryText.map({ split($0, at: UInt8(ascii: "&")) }) ?? [] where !item.isEmpty {
+            if let equals = item.utf8.firstIndex(of: UInt8(ascii: "=")) {
                 let name = try Template.parse(String(item[..<equals]), normalizeLiteral: normalize)
-                let value = try Template.parse(String(item[item.index(after: equals)...]), normalizeLiteral: normalize)
+                let value = try Template.parse(
+                    String(item[item.utf8.index(after: equals)...]), normalizeLiteral: normalize)
                 query.append(QueryItem(name: name, value: value))
             } else {
                 query.append(QueryItem(name: try Template.parse(String(item), normalizeLiteral: normalize), value: nil))
@@ -63,14 +70,33 @@ struct URLTemplate: Sendable, Hashable {
         return URLTemplate(anchor: anchor, path: path, query: query)
     }
 
+    /// The pieces of `text` between the bytes `separator`, empty ones included.
+    private static func split(_ text: Substring, at separator: UInt8) -> [Substring] {
+        var pieces: [Substring] = []
+        var start = text.startIndex
+        var index = text.utf8.startIndex
+        while index != text.utf8.endIndex {
+            if text.utf8[index] == separator {
+                pieces.append(text[start..<index])
+                start = text.utf8.index(after: index)
+            }
+            index = text.utf8.index(after: index)
+        }
+        pieces.append(text[start...])
+        return pieces
+    }
+
     /// RFC 3986 §3.1: `scheme ":" "//"...`; only `scheme://` counts as an absolute URL here.
     private static func hasScheme(_ text: String) -> Bool {
-        guard let colon = text.range(of: "://") else { return false }
-        let scheme = text[..<colon.lowerBound]
-        guard let first = scheme.utf8.first, (65...90).contains(first) || (97...122).contains(first) else {
+        let bytes = Array(text.utf8)
+        guard let colon = bytes.indices.first(where: { bytes[$0...].starts(with: Array("://".utf8)) }) else {
             return false
         }
-        return scheme.utf8.allSatisfy { byte in
+        let scheme = bytes[..<colon]
+        guard let first = scheme.first, (65...90).contains(first) || (97...122).contains(first) else {
+            return false
+        }
+        return scheme.allSatisfy { byte in
             (65...90).contains(byte) || (97...122).contains(byte) || (48...57).contains(byte)
                 || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".")
         }

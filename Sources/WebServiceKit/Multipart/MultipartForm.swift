@@ -21,7 +21,15 @@ struct MultipartForm {
         for part in parts {
             segments.append(.bytes(try header(for: part)))
             switch part.content {
-            case .data(let data): segments.append(.bytes(data))
+            case .data(let data):
+                if holdsDelimiter(data) {
+                    throw .invalidArguments(
+                        index: nil,
+                        reason:
+                            "part \"\(part.name)\" contains the multipart boundary \"\(boundary)\" at the start of a line "
+                            + "(RFC 2046 §5.1.1); choose another multipartBoundary, or none for a random one")
+                }
+                segments.append(.bytes(data))
             case .file(let url): segments.append(.file(url, length: try Self.fileLength(url, part: part.name)))
             case .stream(let length, let isReplayable, let open):
                 guard length >= 0 else {
@@ -41,6 +49,15 @@ struct MultipartForm {
         }
         let isReplayable = merged.allSatisfy(\.isReplayable)
         return .stream(length: length, isReplayable: isReplayable) { MultipartInputStream(segments: merged) }
+    }
+
+    /// Whether `data` holds the delimiter `CRLF--B` (RFC 2046 §5.1.1), which would end the part
+    /// early; the data follows a CRLF, so it may not start with `--B` either. A bare LF counts as
+    /// a line break too, as lenient servers read it. A random boundary never occurs in in-memory
+    /// data (``MultipartBoundary/random(avoiding:)``); a fixed one may.
+    func holdsDelimiter(_ data: Data) -> Bool {
+        let dashBoundary = Data("--\(boundary)".utf8)
+        return data.starts(with: dashBoundary) || data.range(of: Data("\n".utf8) + dashBoundary) != nil
     }
 
     /// `--B CRLF Content-Disposition… CRLF [Content-Type… CRLF] CRLF`.

@@ -56,12 +56,13 @@ public struct ODataLiteral: Sendable, Hashable {
             let text = try date.text()
             return legacy ? "datetime'\(text)T00:00'" : text
         case .dateTimeOffset(let date):
-            let text = ODataDateFormatting.dateTimeOffset(date)
+            let text = try ODataDateFormatting.dateTimeOffset(date)
             return legacy ? "datetime'\(text.dropLast())'" : text
         case .timeOfDay(let time):
             return legacy ? "time'\(try time.durationText())'" : try time.text()
         case .duration(let duration):
-            return legacy ? "time'\(duration.text)'" : "duration'\(duration.text)'"
+            let text = try duration.text()
+            return legacy ? "time'\(text)'" : "duration'\(text)'"
         case .guid(let uuid):
             let text = uuid.uuidString.lowercased()
             return legacy ? "guid'\(text)'" : text
@@ -81,7 +82,20 @@ public struct ODataLiteral: Sendable, Hashable {
 
     /// A string in single quotes, each quote doubled (ABNF `string = SQUOTE *( SQUOTE-in-string /
     /// pchar-no-SQUOTE ) SQUOTE`, `SQUOTE-in-string = SQUOTE SQUOTE`).
-    static func quoted(_ text: String) -> String { "'" + text.replacingOccurrences(of: "'", with: "''") + "'" }
+    ///
+    /// Quotes are found by Unicode scalar: `replacingOccurrences(of:with:)` compares `Character`s,
+    /// so it missed a quote that a combining mark follows (`'\u{301}`), and the lone quote that
+    /// reached the server ended the string early (filter injection).
+    static func quoted(_ text: String) -> String {
+        var quoted = "'"
+        quoted.unicodeScalars.reserveCapacity(text.unicodeScalars.count + 2)
+        for scalar in text.unicodeScalars {
+            if scalar == "'" { quoted.unicodeScalars.append("'") }
+            quoted.unicodeScalars.append(scalar)
+        }
+        quoted.unicodeScalars.append("'")
+        return quoted
+    }
 
     private static func floatingText(_ value: Double, suffix: String, single: Float? = nil) -> String {
         if value.isNaN { return (suffix.isEmpty ? "NaN" : "Nan") + suffix }

@@ -19,10 +19,11 @@ public struct ODataDate: ODataLiteralConvertible, Hashable {
     public var odataLiteral: ODataLiteral { ODataLiteral(.date(self)) }
 
     func text() throws(ODataQueryError) -> String {
-        var components = DateComponents(year: year, month: month, day: day)
-        components.calendar = ODataDateFormatting.calendar
-        guard (1...9999).contains(year), (1...12).contains(month), (1...31).contains(day),
-            components.isValidDate
+        // The proleptic Gregorian calendar of ISO 8601 (OData 4.01 Part 2 §5.1.1.6.1, `dateValue`),
+        // not Foundation's Gregorian calendar, which is Julian before 1582-10-15: 1500-02-29 is no
+        // date, 1582-10-10 is one.
+        guard (1...9999).contains(year), (1...12).contains(month),
+            (1...HTTPDate.daysInMonth(month, year: year)).contains(day)
         else { throw .invalidValue("\(year)-\(month)-\(day) is not a date") }
         return String(format: "%04d-%02d-%02d", year, month, day)
     }
@@ -78,22 +79,34 @@ public struct ODataDuration: ODataLiteralConvertible, Hashable {
 
     /// Creates a duration from days, hours, minutes and seconds.
     public init(days: Int = 0, hours: Int = 0, minutes: Int = 0, seconds: Decimal = 0) {
-        self.seconds = Decimal(((days * 24 + hours) * 60 + minutes) * 60) + seconds
+        // In Decimal, which holds any Int exactly: Int arithmetic would trap on overflow.
+        self.seconds = Decimal(days) * 86_400 + Decimal(hours) * 3_600 + Decimal(minutes) * 60 + seconds
     }
 
     public var odataLiteral: ODataLiteral { ODataLiteral(.duration(self)) }
 
+    /// The largest length written, in seconds: 2⁶³ − 1, about 292 billion years. Beyond it the
+    /// split into days, hours and minutes would need more digits than a `Decimal` holds.
+    static let maximumSeconds = Decimal(Int64.max)
+
     /// ISO 8601 duration with days, hours, minutes and seconds (ABNF `durationValue`).
-    var text: String {
-        var rest = seconds < 0 ? -seconds : seconds
-        var whole = NSDecimalNumber(decimal: rest).rounding(accordingToBehavior: Self.truncating).intValue
-        let fraction = rest - Decimal(whole)
-        let days = whole / 86_400
-        whole %= 86_400
-        let hours = whole / 3_600
-        whole %= 3_600
-        let minutes = whole / 60
-        rest = Decimal(whole % 60) + fraction
+    ///
+    /// Throws for NaN and for lengths beyond ``maximumSeconds``.
+    func text() throws(ODataQueryError) -> String {
+        guard !seconds.isNaN else { throw .invalidValue("a duration cannot be NaN") }
+        let magnitude = seconds < 0 ? -seconds : seconds
+        guard magnitude <= Self.maximumSeconds else {
+            throw .invalidValue("a duration of \(seconds) seconds is out of range")
+        }
+        // Decimal arithmetic throughout: every quotient below has at most 19 integer digits, so
+        // truncating it is exact, and so are the products and differences.
+        let whole = Self.truncated(magnitude)
+        let days = Self.truncated(whole / 86_400)
+        var remainder = whole - days * 86_400
+        let hours = Self.truncated(remainder / 3_600)
+        remainder -= hours * 3_600
+        let minutes = Self.truncated(remainder / 60)
+        let rest = remainder - minutes * 60 + (magnitude - whole)
         var text = seconds < 0 ? "-P" : "P"
         if days > 0 { text += "\(days)D" }
         var time = ""
@@ -104,9 +117,13 @@ public struct ODataDuration: ODataLiteralConvertible, Hashable {
         return text
     }
 
-    private static let truncating = NSDecimalNumberHandler(
-        roundingMode: .down, scale: 0, raiseOnExactness: false, raiseOnOverflow: false, raiseOnUnderflow: false,
-        raiseOnDivideByZero: false)
+    /// `value` without its fraction (`value` is not negative).
+    private static func truncated(_ value: Decimal) -> Decimal {
+        var value = value
+        var result = Decimal()
+        NSDecimalRound(&result, &value, 0, .down)
+        return result
+    }
 }
 
 /// A member (or, for flags, several members) of an enumeration type: `Demo.Color'Red'`.
@@ -118,6 +135,11 @@ public struct ODataEnumMember: ODataLiteralConvertible, Hashable {
 
     /// Creates an enumeration literal.
     public init(_ typeName: String, _ members: String...) {
+        self.init(typeName: typeName, members: members)
+    }
+
+    /// Creates an enumeration literal from a list of members.
+    init(typeName: String, members: [String]) {
         self.typeName = typeName
         self.members = members
     }
@@ -134,29 +156,38 @@ public struct ODataEnumMember: ODataLiteralConvertible, Hashable {
     }
 }
 
-/// Date and time text for literals, always in UTC with the Gregorian calendar.
+/// Date and time text for literals, always in UTC with the proleptic Gregorian calendar.
 enum ODataDateFormatting {
-    static let calendar: Calendar = {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "UTC")!
-        return calendar
-    }()
+    /// 0001-01-01T00:00:00Z: the first instant with a four-digit year.
+    static let earliest: TimeInterval = -62_135_596_800
+    /// 10000-01-01T00:00:00Z: the first instant past year 9999.
+    static let end: TimeInterval = 253_402_300_800
 
     /// `2024-05-01T10:30:00Z`, with the fraction of the second when there is one (to the
     /// microsecond, the precision a `Date` holds near the present).
-    static func dateTimeOffset(_ date: Date) -> String {
+    ///
+    /// Throws for an instant that is not finite or not in years 1–9999: the ABNF's `year` has
+    /// four digits there, and a year 0 or before would need a sign many services refuse. Years
+    /// before 1582 are proleptic Gregorian, as ISO 8601 has them, not Julian as in Foundation's
+    /// Gregorian calendar.
+    static func dateTimeOffset(_ date: Date) throws(ODataQueryError) -> String {
         let interval = date.timeIntervalSince1970
+        guard interval.isFinite else { throw .invalidValue("the instant \(interval) is not finite") }
         var seconds = interval.rounded(.down)
         var micros = Int(((interval - seconds) * 1_000_000).rounded())
         if micros == 1_000_000 {
             seconds += 1
             micros = 0
         }
-        let parts = calendar.dateComponents(
-            [.year, .month, .day, .hour, .minute, .second], from: Date(timeIntervalSince1970: seconds))
+        guard seconds >= earliest, seconds < end else {
+            throw .invalidValue("the instant \(interval) s since 1970 is outside years 1 to 9999")
+        }
+        let whole = Int64(seconds)
+        let secondOfDay = (whole % 86_400 + 86_400) % 86_400
+        let (year, month, day) = HTTPDate.civilDate(fromDays: (whole - secondOfDay) / 86_400)
         return String(
-            format: "%04d-%02d-%02dT%02d:%02d:%02d", parts.year ?? 0, parts.month ?? 0, parts.day ?? 0,
-            parts.hour ?? 0, parts.minute ?? 0, parts.second ?? 0)
+            format: "%04d-%02d-%02dT%02d:%02d:%02d", year, month, day, Int(secondOfDay / 3_600),
+            Int(secondOfDay / 60 % 60), Int(secondOfDay % 60))
             + fraction(nanoseconds: micros * 1_000) + "Z"
     }
 

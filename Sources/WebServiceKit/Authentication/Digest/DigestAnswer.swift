@@ -77,8 +77,18 @@ struct DigestAnswer {
     }
 
     /// RFC 9110 §5.6.4 quoted-string: `"` and `\` are escaped.
+    ///
+    /// They are found by Unicode scalar: `replacingOccurrences(of:with:)` compares `Character`s
+    /// and missed a `"` or `\` that a combining mark follows, so a server's realm or nonce could
+    /// end the quoted string early.
     static func quoted(_ text: String) -> String {
-        "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+        var quoted = "\""
+        for scalar in text.unicodeScalars {
+            if scalar == "\"" || scalar == "\\" { quoted.unicodeScalars.append("\\") }
+            quoted.unicodeScalars.append(scalar)
+        }
+        quoted.unicodeScalars.append("\"")
+        return quoted
     }
 
     /// RFC 8187 §3.2.1 `attr-char`.
