@@ -173,10 +173,14 @@ extension LogRedaction {
         }
 
         /// `text` with every hidden value replaced by the placeholder.
+        ///
+        /// Searched code unit by code unit (`.literal`): a search by `Character` misses a value
+        /// that a combining mark follows in `text` (`"…789\u{301}"` ends in another Character
+        /// than `"…789"`), and would leave it in the log.
         func scrub(_ text: String) -> String {
             var text = text
-            for value in values where text.contains(value) {
-                text = text.replacingOccurrences(of: value, with: LogRedaction.placeholder)
+            for value in values where text.range(of: value, options: .literal) != nil {
+                text = text.replacingOccurrences(of: value, with: LogRedaction.placeholder, options: .literal)
             }
             return text
         }
