@@ -177,19 +177,25 @@ final class FaultMatrixTests: XCTestCase {
     /// The same reset on the direct HTTP/1.1 path, with a plain `InputStream` body: the call
     /// used to crash asking the stream for its error (Foundation on Linux traps in `streamError`
     /// on a stream that has none).
-    func testResetBeforeHeadersOnTheDirectPath() async throws {
-        let tag = tag()
+    /// A POST of a 4-byte streamed body, so that the call takes the direct HTTP/1.1 path; the
+    /// error it fails with.
+    private func directPost(_ path: String, limit: Int? = nil) async throws -> WebServiceError? {
         let client = WebServiceClient(
             serviceRoot: try FaultServer.url(),
             transport: URLSessionTransport(configuration: .ephemeral, usesDirectHTTP1: true))
-        let call = WebServiceCall<Data>(method: .post, relativePath: "reset-before-headers?tag=\(tag)")
+        client.maximumResponseBodySize = limit
         let body = RequestBody.stream(length: 4) { InputStream(data: Data("ping".utf8)) }
-        var thrown: WebServiceError?
         do {
-            _ = try await client.perform(call, [body])
+            _ = try await client.perform(WebServiceCall<Data>(method: .post, relativePath: path), [body])
+            return nil
         } catch {
-            thrown = error
+            return error
         }
+    }
+
+    func testResetBeforeHeadersOnTheDirectPath() async throws {
+        let tag = tag()
+        let thrown = try await directPost("reset-before-headers?tag=\(tag)")
         XCTAssertEqual(thrown.flatMap(transportCode), .networkConnectionLost, "\(String(describing: thrown))")
         XCTAssertEqual(thrown?.category, .network)
         let record = try await FaultServer.record(tag, at: FaultServer.url())
@@ -334,19 +340,8 @@ final class FaultMatrixTests: XCTestCase {
         let total = 64 << 20
         for framing in ["length", "chunked", "close"] {
             let tag = tag()
-            let client = WebServiceClient(
-                serviceRoot: try FaultServer.url(),
-                transport: URLSessionTransport(configuration: .ephemeral, usesDirectHTTP1: true))
-            client.maximumResponseBodySize = 1 << 20
-            let call = WebServiceCall<Data>(
-                method: .post, relativePath: "huge?bytes=\(total)&framing=\(framing)&tag=\(tag)")
-            let body = RequestBody.stream(length: 4) { InputStream(data: Data("ping".utf8)) }
-            var thrown: WebServiceError?
-            do {
-                _ = try await client.perform(call, [body])
-            } catch {
-                thrown = error
-            }
+            let thrown = try await directPost(
+                "huge?bytes=\(total)&framing=\(framing)&tag=\(tag)", limit: 1 << 20)
             guard case .responseTooLarge(1 << 20, 200)? = thrown else {
                 XCTFail("\(framing): \(String(describing: thrown))")
                 continue

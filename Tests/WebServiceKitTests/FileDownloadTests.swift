@@ -24,15 +24,6 @@ final class FileDownloadTests: XCTestCase {
         try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
     }
 
-    private func failure(_ body: () async throws -> Void) async -> WebServiceError? {
-        do {
-            try await body()
-            return nil
-        } catch {
-            return error as? WebServiceError
-        }
-    }
-
     func testTheBodyLandsAtTheDestinationAndNothingElseIsLeft() async throws {
         let (client, stubs) = makeStubClient(fallback: .text("hello, file"))
         let destination = directory.appendingPathComponent("a.txt")

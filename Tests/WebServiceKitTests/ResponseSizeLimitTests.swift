@@ -18,15 +18,6 @@ final class ResponseSizeLimitTests: XCTestCase {
         return client
     }
 
-    private func failure(_ call: () async throws -> Void) async -> WebServiceError? {
-        do {
-            try await call()
-            return nil
-        } catch {
-            return error as? WebServiceError
-        }
-    }
-
     func testABodyOverTheLimitFailsWithATypedError() async {
         let stubs = StubTransport()
         stubs.stub(Self.call, with: .init(statusCode: 200, body: Data(count: 11)))

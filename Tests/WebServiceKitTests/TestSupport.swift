@@ -40,3 +40,14 @@ extension Result {
 
     var success: Success? { try? get() }
 }
+
+/// The error `call` fails with, `nil` when it succeeds (a `catch` pattern on a typed error can
+/// crash Swift 6.3's SILGen; this reads the error without one).
+func failure(_ call: () async throws -> Void) async -> WebServiceError? {
+    do {
+        try await call()
+        return nil
+    } catch {
+        return error as? WebServiceError
+    }
+}
