@@ -87,12 +87,13 @@ struct URLTemplate: Sendable, Hashable {
     }
 
     /// RFC 3986 §3.1: `scheme ":" "//"...`; only `scheme://` counts as an absolute URL here.
+    /// The scheme ends at the first `:`, since `:` is no scheme character.
     private static func hasScheme(_ text: String) -> Bool {
-        let bytes = Array(text.utf8)
-        guard let colon = bytes.indices.first(where: { bytes[$0...].starts(with: Array("://".utf8)) }) else {
-            return false
-        }
-        let scheme = bytes[..<colon]
+        let utf8 = text.utf8
+        guard let colon = utf8.firstIndex(of: UInt8(ascii: ":")),
+            utf8[utf8.index(after: colon)...].starts(with: "//".utf8)
+        else { return false }
+        let scheme = utf8[..<colon]
         guard let first = scheme.first, (65...90).contains(first) || (97...122).contains(first) else {
             return false
         }

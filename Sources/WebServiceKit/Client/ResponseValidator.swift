@@ -26,11 +26,10 @@ struct ResponseValidator<Response: Sendable> {
             } catch {
                 // A body that echoes the request (httpbin's /headers, a debug endpoint) would put its
                 // credentials in the error's description: they are hidden as the log hides them.
-                let secrets = LogRedaction.Matcher(settings.logging.redaction).secrets(of: request)
                 throw .decoding(
                     .init(
                         underlying: error,
-                        bodyExcerpt: secrets.scrub(truncated: WebServiceError.excerpt(of: response.body)),
+                        bodyExcerpt: secrets(of: request).scrub(truncated: WebServiceError.excerpt(of: response.body)),
                         statusCode: status))
             }
         }
@@ -56,10 +55,15 @@ struct ResponseValidator<Response: Sendable> {
             // An error body that echoes the request's credentials (a debug page, a proxy's
             // report) keeps them out of the error, which is logged and shown far more often than
             // a response: they are replaced as the log replaces them.
-            let secrets = LogRedaction.Matcher(settings.logging.redaction).secrets(of: request)
-            throw .unacceptableStatus(code: status, headers: response.headers, body: secrets.scrub(body: response.body))
+            throw .unacceptableStatus(
+                code: status, headers: response.headers, body: secrets(of: request).scrub(body: response.body))
         }
         return context
+    }
+
+    /// The values the log hides in `request`, to hide them in an error's body too.
+    private func secrets(of request: URLRequest) -> LogRedaction.Secrets {
+        LogRedaction.Matcher(settings.logging.redaction).secrets(of: request)
     }
 
     /// The call's error handler, or the client's.

@@ -65,7 +65,7 @@ public final class URLSessionTransport: WebServiceTransport {
         if let direct, direct.handles(request, context: context) {
             return try await direct.send(request, context: context)
         }
-        let exchange = TaskExchange(download: context.download, context: context)
+        let exchange = TaskExchange(context: context)
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation {
                 (continuation: CheckedContinuation<TransportResponse, any Error>) in
@@ -106,7 +106,6 @@ private final class TaskExchange: @unchecked Sendable {  // every field is guard
     private var continuation: CheckedContinuation<TransportResponse, any Error>?
     private var deadline: DeadlineScheduler.Token?
     private var body = Data()
-    private let download: FileDownload?
     /// The length of the downloaded file, once it was moved to the call's temporary file.
     private var fileLength: Int64?
     private var received: Int64 = 0
@@ -117,14 +116,12 @@ private final class TaskExchange: @unchecked Sendable {  // every field is guard
     private var isCancelled = false
     private var timedOut = false
     private var rejectedChallenge = false
-    /// The call's body size limit, and the error once a body passed it.
+    /// The call's download file and body size limit; `tooLarge` is the error once a body passed
+    /// the limit.
     private let context: TransportContext
     private var tooLarge: WebServiceError?
 
-    init(download: FileDownload?, context: TransportContext) {
-        self.download = download
-        self.context = context
-    }
+    init(context: TransportContext) { self.context = context }
 
     func start(
         _ task: URLSessionTask, continuation: CheckedContinuation<TransportResponse, any Error>,
@@ -221,7 +218,7 @@ private final class TaskExchange: @unchecked Sendable {  // every field is guard
     /// A download task finished its file: move it to the call's temporary file now (Foundation
     /// deletes it when the delegate returns).
     func finishDownload(at location: URL) {
-        guard let download else { return }
+        guard let download = context.download else { return }
         do throws(WebServiceError) {
             let length = try download.adopt(location)
             lock.withLock { fileLength = length }
