@@ -49,6 +49,30 @@ enum CacheHitBenchmark {
         }
     }
 
+    /// The flag that makes this executable serve the call N times from a memory cache, whose
+    /// response came once from a fixed transport, and exit: for `valgrind --tool=callgrind`.
+    static let profileFlag = "--profile-cache-hit"
+
+    /// When `arguments` ask for the profiling loop, runs it and returns the exit code.
+    static func childExitCode(for arguments: [String]) -> Int32? {
+        guard arguments.count == 3, arguments[1] == profileFlag, let count = Int(arguments[2]) else { return nil }
+        let body = Data(
+            #"{"url": "http://127.0.0.1/cache/3600", "headers": {"Accept": "*/*", "Host": "127.0.0.1"}}"#.utf8)
+        let client = WebServiceClient(
+            serviceRoot: URL(string: "http://127.0.0.1/")!,
+            transport: FixedTransport(
+                response: TransportResponse(
+                    statusCode: 200,
+                    headers: ["Content-Type": "application/json", "Cache-Control": "public, max-age=3600"],
+                    body: body)))
+        client.cache = HTTPCache()
+        let failures = Failures()
+        failures.perform(client, expecting: .network)
+        for _ in 0..<count { failures.perform(client, expecting: .cache) }
+        if let first = failures.first { print("FAILED: \(failures.count) calls, first \(first)") }
+        return failures.count == 0 ? 0 : 1
+    }
+
     static func run(iterations: Int = 300, rounds: Int = 9) {
         let title = "cache hit of a small JSON GET"
         guard let text = ProcessInfo.processInfo.environment[urlVariable], let root = URL(string: text) else {

@@ -34,8 +34,10 @@ enum DecodeOverheadBenchmark {
             .joined(separator: ",") + "]").utf8)
 
     /// The flag that makes this executable call `perform` over the fixed response N times (or,
-    /// with `bare` after N, decode the bytes N times) and exit, for `valgrind --tool=callgrind`:
-    /// instruction counts are repeatable here, time is not.
+    /// with `bare` after N, decode the bytes N times; with `both`, each in turn) and exit, for
+    /// `valgrind --tool=callgrind`: instruction counts are repeatable here, time is not. `both`
+    /// compares the two in one process, where the runtime's caches are in the same state; `data`
+    /// performs a `WebServiceCall<Data>`, the pipeline without decoding.
     static let profileFlag = "--profile-decode"
 
     /// When `arguments` ask for the profiling loop, runs it and returns the exit code.
@@ -43,17 +45,20 @@ enum DecodeOverheadBenchmark {
         guard (3...4).contains(arguments.count), arguments[1] == profileFlag, let count = Int(arguments[2]) else {
             return nil
         }
-        let bare = arguments.count == 4 && arguments[3] == "bare"
+        let mode = arguments.count == 4 ? arguments[3] : "library"
+        guard ["library", "bare", "both", "data"].contains(mode) else { return nil }
         let (client, call) = makeClient()
+        let dataCall = WebServiceCall<Data>(relativePath: "items")
         let decoder = JSONDecoder()
         let done = DispatchSemaphore(value: 0)
         Task {
             for _ in 0..<count {
-                if bare {
-                    blackHole(try? decoder.decode([Item].self, from: body))
-                } else {
-                    blackHole(try? await client.perform(call))
+                if mode == "data" {
+                    blackHole(try? await client.perform(dataCall))
+                    continue
                 }
+                if mode != "library" { blackHole(try? decoder.decode([Item].self, from: body)) }
+                if mode != "bare" { blackHole(try? await client.perform(call)) }
             }
             done.signal()
         }

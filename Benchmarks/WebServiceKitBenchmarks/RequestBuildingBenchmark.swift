@@ -29,6 +29,28 @@ enum RequestBuildingBenchmark {
             })
     }
 
+    /// The flag that makes this executable build the request N times (or, with `bare` after N,
+    /// build it by hand N times) and exit, for `valgrind --tool=callgrind`.
+    static let profileFlag = "--profile-request-building"
+
+    /// When `arguments` ask for the profiling loop, runs it and returns the exit code.
+    static func childExitCode(for arguments: [String]) -> Int32? {
+        guard (3...4).contains(arguments.count), arguments[1] == profileFlag, let count = Int(arguments[2]) else {
+            return nil
+        }
+        let client = WebServiceClient(serviceRoot: URL(string: "https://api.example.com/v1/")!)
+        let bare = arguments.count == 4 && arguments[3] == "bare"
+        let values: [any Sendable] = ["octo cat", "updated"]
+        for _ in 0..<count {
+            if bare {
+                blackHole(handBuilt(user: "octo cat", sort: "updated"))
+            } else {
+                blackHole(try? client.request(for: call, arguments: values))
+            }
+        }
+        return 0
+    }
+
     /// What a careful programmer writes by hand for the same request: encoded path and query,
     /// the headers assigned as one dictionary.
     static func handBuilt(user: String, sort: String) -> URLRequest? {

@@ -15,6 +15,14 @@ if let exitCode = DecodeOverheadBenchmark.childExitCode(for: CommandLine.argumen
 if let exitCode = SmallGetBenchmark.childExitCode(for: CommandLine.arguments) {
     exit(exitCode)
 }
+// `webservice-bench --profile-request-building N [bare]`: request building alone, for callgrind.
+if let exitCode = RequestBuildingBenchmark.childExitCode(for: CommandLine.arguments) {
+    exit(exitCode)
+}
+// `webservice-bench --profile-cache-hit N`: memory-cache hits alone, for callgrind.
+if let exitCode = CacheHitBenchmark.childExitCode(for: CommandLine.arguments) {
+    exit(exitCode)
+}
 if let exitCode = RawURLSessionUpload.childExitCode(for: CommandLine.arguments) {
     exit(exitCode)
 }

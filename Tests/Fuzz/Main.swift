@@ -13,6 +13,7 @@ let fuzzTargets: [(name: String, run: @Sendable ([UInt8]) -> Void)] = [
     ("challenge", ChallengeTarget.run),
     ("cache-control", CacheControlTarget.run),
     ("cache-decision", CacheDecisionTarget.run),
+    ("cache-key", CacheKeyTarget.run),
     ("http-date", HTTPDateTarget.run),
     ("multipart", MultipartTarget.run),
     ("odata-literal", ODataLiteralTarget.run),

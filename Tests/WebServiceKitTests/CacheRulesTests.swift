@@ -728,6 +728,30 @@ final class CacheRulesTests: XCTestCase {
             CacheRules.cacheKey(for: URL(string: "https://example.com/a?b=2")!))
     }
 
+    /// The quick check that keeps a URL's text as its key agrees with the URLComponents way.
+    func testCacheKeyQuickPathAgreesWithComponents() {
+        let normal = [
+            "http://127.0.0.1:8080/cache/3600", "https://api.example.com/v1/items?page=2&x=%2F",
+            "http://example.com/", "https://ex-ample.co_uk:8443/a/b;c?d",
+        ]
+        let other = [
+            "HTTP://Example.COM:80#frag", "https://api.example.com:443/v1/items", "https://example.com",
+            "http://user:pw@example.com/a", "http://[::1]:8080/x", "http://ex%41mple.com/a", "http://example.com:080/a",
+            "http://example.com?q=1", "file:///tmp/a", "http://example.com:/a", "http://example.com/a#",
+            "mailto:someone@example.com", "http://EXAMPLE.com/a", "http://example.com:80/",
+            "http://example.com:888888888888888888888888/a", "http://example.com:65536/a",
+        ]
+        for text in normal + other {
+            guard let url = URL(string: text) else { continue }
+            XCTAssertEqual(CacheRules.cacheKey(for: url), CacheRules.normalizedKey(for: url), text)
+            if CacheRules.isNormalKey(url.absoluteString) {
+                XCTAssertEqual(CacheRules.normalizedKey(for: url), url.absoluteString, text)
+            }
+        }
+        for text in normal { XCTAssertTrue(CacheRules.isNormalKey(text), "\(text) takes the quick path") }
+        XCTAssertEqual(other.filter(CacheRules.isNormalKey), [], "these take the URLComponents way")
+    }
+
     // MARK: - Cache-Control
 
     func testCacheControlParser() {

@@ -12,23 +12,27 @@ struct ArgumentBinder {
     }
 
     /// The argument at `index`, marked consumed; a typed error when it was not passed.
-    mutating func take(_ index: Int, for place: String) throws(WebServiceError) -> any Sendable {
+    ///
+    /// `place` names the use in that error, and is only built for it.
+    mutating func take(_ index: Int, for place: @autoclosure () -> String) throws(WebServiceError) -> any Sendable {
         guard index < arguments.count else {
             throw .invalidArguments(
                 index: index,
-                reason: "missing: \(place) uses argument \(index) but only \(arguments.count) were passed")
+                reason: "missing: \(place()) uses argument \(index) but only \(arguments.count) were passed")
         }
         consumed[index] = true
         return arguments[index]
     }
 
     /// The wildcard value of the argument at `index`.
-    mutating func wildcard(_ index: Int, in place: String) throws(WebServiceError) -> WildcardValue {
-        let argument = try take(index, for: "%%\(index)%% in the \(place)")
+    mutating func wildcard(_ index: Int, in place: @autoclosure () -> String) throws(WebServiceError)
+        -> WildcardValue
+    {
+        let argument = try take(index, for: "%%\(index)%% in the \(place())")
         guard let value = WildcardConversion.value(of: argument) else {
             throw .invalidArguments(
                 index: index,
-                reason: "a \(type(of: argument)) cannot fill %%\(index)%% in the \(place); pass a String, number, "
+                reason: "a \(type(of: argument)) cannot fill %%\(index)%% in the \(place()); pass a String, number, "
                     + "Bool, UUID, Date, URL, RawRepresentable or Optional, or conform it to WildcardConvertible")
         }
         return value

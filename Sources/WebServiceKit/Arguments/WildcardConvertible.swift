@@ -59,6 +59,12 @@ extension Optional: OptionalArgument {
 enum WildcardConversion {
     /// Converts an argument to the text that fills a wildcard; `nil` when the type has no textual form.
     static func value(of argument: Any) -> WildcardValue? {
+        // The commonest arguments first: a cast to a concrete type costs far less than the
+        // protocol conformance lookup below. Skipped if the app made String or Int convertible.
+        if !standardTypesAreConvertible {
+            if let value = argument as? String { return .text(value) }
+            if let value = argument as? Int { return .text(String(value)) }
+        }
         switch argument {
         case let value as WildcardConvertible: return .text(value.wildcardText)
         case let value as String: return .text(value)
@@ -92,6 +98,10 @@ enum WildcardConversion {
         default: return nil
         }
     }
+
+    /// Whether the app conformed `String` or `Int` to ``WildcardConvertible``, whose text then wins.
+    private static let standardTypesAreConvertible =
+        ("" as Any) is WildcardConvertible || (0 as Any) is WildcardConvertible
 
     /// Whether `argument` is an `Optional` holding `nil`.
     static func isNil(_ argument: Any) -> Bool {

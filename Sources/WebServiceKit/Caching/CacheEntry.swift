@@ -14,7 +14,10 @@ struct CacheEntry: Sendable, Hashable {
     /// The response status code.
     var status: Int
     /// The stored response header fields (``CacheRules/headersToStore(_:)`` of the received ones).
-    var responseHeaders: HTTPHeaders
+    let responseHeaders: HTTPHeaders
+    /// The `Cache-Control` directives of the stored response, parsed once: every decision about
+    /// the entry reads them, a hit three times.
+    let cacheControl: CacheControl
     /// When the request was sent (`request_time`, §4.2.3).
     var requestTime: Date
     /// When the response was received (`response_time`, §4.2.3).
@@ -33,6 +36,7 @@ struct CacheEntry: Sendable, Hashable {
         self.url = url
         self.status = status
         self.responseHeaders = responseHeaders
+        cacheControl = CacheControl(responseHeaders)
         self.requestTime = requestTime
         self.responseTime = responseTime
         self.varyingRequestHeaders = varyingRequestHeaders
@@ -63,9 +67,6 @@ struct CacheEntry: Sendable, Hashable {
             responseHeaders: CacheRules.merge304(stored: responseHeaders, fresh: headers), requestTime: requestTime,
             responseTime: responseTime)
     }
-
-    /// The `Cache-Control` directives of the stored response.
-    var cacheControl: CacheControl { CacheControl(responseHeaders) }
 
     /// The stored response's `Date`, `Expires`, `Last-Modified`… value, or `nil` when it is
     /// absent or invalid. Two-digit years are read relative to ``responseTime``.

@@ -7,53 +7,57 @@ import Foundation
 /// reports (``WebServiceError/invalidCall(_:)``) and that ``validate()`` throws for tests.
 public struct CallDescriptor: Sendable {
     /// Identifies this descriptor (and its copies) among all descriptors of the process.
-    public let id: CallID
+    public var id: CallID { storage.id }
     /// A name for logs and test stubs; defaults to `"METHOD relativePath"`.
-    public let name: String
+    public var name: String { storage.name }
     /// The request method.
-    public let method: HTTPMethod
+    public var method: HTTPMethod { storage.method }
     /// The path (and query) relative to the client's service root, with `%%N%%` wildcards.
-    public let relativePath: String
+    public var relativePath: String { storage.relativePath }
     /// Header fields; values may contain wildcards.
-    public let headers: [String: String]
+    public var headers: [String: String] { storage.headers }
     /// Status codes this call accepts, in addition to or instead of the client's.
-    public let successCodes: StatusCodes?
+    public var successCodes: StatusCodes? { storage.successCodes }
     /// `true`: ``successCodes`` replace the client's; `false`: they are added to them.
-    public let overridesClientSuccessCodes: Bool
+    public var overridesClientSuccessCodes: Bool { storage.overridesClientSuccessCodes }
     /// A dotted key path (`"coord.lon"`, `"items.0"`) to decode instead of the whole body.
-    public let serializationRoot: String?
+    public var serializationRoot: String? { storage.serializationRoot }
     /// How the body argument is serialized; `nil` uses the client's.
-    public let requestSerializer: (any RequestSerializer)?
+    public var requestSerializer: (any RequestSerializer)? { storage.requestSerializer }
     /// The charset of text bodies.
-    public let bodyCharset: Charset
+    public var bodyCharset: Charset { storage.bodyCharset }
     /// The index of the argument that becomes the body (ROAD's `postParameter`).
-    public let bodyParameter: Int?
+    public var bodyParameter: Int? { storage.bodyParameter }
     /// The request timeout; `nil` uses the client's.
-    public let timeout: TimeInterval?
+    public var timeout: TimeInterval? { storage.timeout }
     /// How the call uses the HTTP cache.
-    public let cache: CachePolicy
+    public var cache: CachePolicy { storage.cache }
     /// A name for the responses this call stores, with `%%N%%` wildcards (`"user-%%0%%"`), so
     /// that ``HTTPCache/removeResponses(identifiedBy:)`` can drop them by prefix (ROAD's cache
     /// identifiers).
-    public let cacheIdentifier: String?
+    public var cacheIdentifier: String? { storage.cacheIdentifier }
     /// The index of the argument that is a ``ProgressHandler`` (ROAD's `progressBlockParameter`).
-    public let progressParameter: Int?
+    public var progressParameter: Int? { storage.progressParameter }
     /// Builds the URL from arguments of its own kind (OData).
-    public let urlBuilder: (any URLBuilder)?
+    public var urlBuilder: (any URLBuilder)? { storage.urlBuilder }
     /// Turns error bodies into the service's own error; `nil` uses the client's.
-    public let errorHandler: (any ResponseErrorHandler)?
+    public var errorHandler: (any ResponseErrorHandler)? { storage.errorHandler }
     /// The boundary of multipart bodies; `nil` picks a random one. A call whose in-memory part
     /// holds this boundary at the start of a line fails with
     /// ``WebServiceError/invalidArguments(index:reason:)`` rather than send a body that would be
     /// cut there (RFC 2046 §5.1.1); file and stream parts are not searched.
-    public let multipartBoundary: String?
+    public var multipartBoundary: String? { storage.multipartBoundary }
     /// How much of this call is logged; `nil` uses the client's level.
-    public let logLevel: LogLevel?
+    public var logLevel: LogLevel? { storage.logLevel }
 
-    let compiled: Result<CompiledCall, WebServiceError>
+    var compiled: Result<CompiledCall, WebServiceError> { storage.compiled }
 
     /// Throws the problem that makes every call of this descriptor fail, if there is one.
     public func validate() throws(WebServiceError) { _ = try compiled.get() }
+
+    /// The fields, shared by every copy: a descriptor travels through each call's pipeline by
+    /// value, and copying one reference costs one retain where twenty fields cost twenty.
+    private let storage: Storage
 
     // The designated initializer: every public initializer of WebServiceCall ends here.
     init(
@@ -65,32 +69,73 @@ public struct CallDescriptor: Sendable {
         urlBuilder: (any URLBuilder)?, errorHandler: (any ResponseErrorHandler)?, multipartBoundary: String?,
         logLevel: LogLevel?
     ) {
-        id = CallID.next()
-        self.name = name ?? "\(method.rawValue) \(relativePath)"
-        self.method = method
-        self.relativePath = relativePath
-        self.headers = headers
-        self.successCodes = successCodes
-        self.overridesClientSuccessCodes = overridesClientSuccessCodes
-        self.serializationRoot = serializationRoot
-        self.requestSerializer = requestSerializer
-        self.bodyCharset = bodyCharset
-        self.bodyParameter = bodyParameter
-        self.timeout = timeout
-        self.cache = cache
-        self.cacheIdentifier = cacheIdentifier
-        self.progressParameter = progressParameter
-        self.urlBuilder = urlBuilder
-        self.errorHandler = errorHandler
-        self.multipartBoundary = multipartBoundary
-        self.logLevel = logLevel
-        compiled = Result { () throws(WebServiceError) in
-            try CompiledCall(
-                method: method, relativePath: relativePath, headers: headers, serializationRoot: serializationRoot,
-                supportsSerializationRoot: supportsSerializationRoot, bodyParameter: bodyParameter,
-                progressParameter: progressParameter, multipartBoundary: multipartBoundary, timeout: timeout,
-                cacheIdentifier: cacheIdentifier,
-                successCodes: successCodes, overridesClientSuccessCodes: overridesClientSuccessCodes)
+        storage = Storage(
+            name: name, method: method, relativePath: relativePath, headers: headers, successCodes: successCodes,
+            overridesClientSuccessCodes: overridesClientSuccessCodes, serializationRoot: serializationRoot,
+            supportsSerializationRoot: supportsSerializationRoot, requestSerializer: requestSerializer,
+            bodyCharset: bodyCharset, bodyParameter: bodyParameter, timeout: timeout, cache: cache,
+            cacheIdentifier: cacheIdentifier, progressParameter: progressParameter, urlBuilder: urlBuilder,
+            errorHandler: errorHandler, multipartBoundary: multipartBoundary, logLevel: logLevel)
+    }
+
+    private final class Storage: Sendable {
+        let id: CallID
+        let name: String
+        let method: HTTPMethod
+        let relativePath: String
+        let headers: [String: String]
+        let successCodes: StatusCodes?
+        let overridesClientSuccessCodes: Bool
+        let serializationRoot: String?
+        let requestSerializer: (any RequestSerializer)?
+        let bodyCharset: Charset
+        let bodyParameter: Int?
+        let timeout: TimeInterval?
+        let cache: CachePolicy
+        let cacheIdentifier: String?
+        let progressParameter: Int?
+        let urlBuilder: (any URLBuilder)?
+        let errorHandler: (any ResponseErrorHandler)?
+        let multipartBoundary: String?
+        let logLevel: LogLevel?
+        let compiled: Result<CompiledCall, WebServiceError>
+
+        init(
+            name: String?, method: HTTPMethod, relativePath: String, headers: [String: String],
+            successCodes: StatusCodes?, overridesClientSuccessCodes: Bool, serializationRoot: String?,
+            supportsSerializationRoot: Bool, requestSerializer: (any RequestSerializer)?, bodyCharset: Charset,
+            bodyParameter: Int?, timeout: TimeInterval?, cache: CachePolicy, cacheIdentifier: String?,
+            progressParameter: Int?,
+            urlBuilder: (any URLBuilder)?, errorHandler: (any ResponseErrorHandler)?, multipartBoundary: String?,
+            logLevel: LogLevel?
+        ) {
+            id = CallID.next()
+            self.name = name ?? "\(method.rawValue) \(relativePath)"
+            self.method = method
+            self.relativePath = relativePath
+            self.headers = headers
+            self.successCodes = successCodes
+            self.overridesClientSuccessCodes = overridesClientSuccessCodes
+            self.serializationRoot = serializationRoot
+            self.requestSerializer = requestSerializer
+            self.bodyCharset = bodyCharset
+            self.bodyParameter = bodyParameter
+            self.timeout = timeout
+            self.cache = cache
+            self.cacheIdentifier = cacheIdentifier
+            self.progressParameter = progressParameter
+            self.urlBuilder = urlBuilder
+            self.errorHandler = errorHandler
+            self.multipartBoundary = multipartBoundary
+            self.logLevel = logLevel
+            compiled = Result { () throws(WebServiceError) in
+                try CompiledCall(
+                    method: method, relativePath: relativePath, headers: headers, serializationRoot: serializationRoot,
+                    supportsSerializationRoot: supportsSerializationRoot, bodyParameter: bodyParameter,
+                    progressParameter: progressParameter, multipartBoundary: multipartBoundary, timeout: timeout,
+                    cacheIdentifier: cacheIdentifier,
+                    successCodes: successCodes, overridesClientSuccessCodes: overridesClientSuccessCodes)
+            }
         }
     }
 }
@@ -113,7 +158,7 @@ public struct CallID: Hashable, Sendable, CustomStringConvertible {
 }
 
 /// The parsed, checked form of a descriptor's templates.
-struct CompiledCall: Sendable {
+final class CompiledCall: Sendable {
     struct HeaderTemplate: Sendable {
         let name: String
         let value: Template
@@ -204,12 +249,15 @@ struct CompiledCall: Sendable {
 enum HeaderValidation {
     /// Refuses a field whose name is not a token or whose value could inject fields.
     static func check(_ headers: [String: String]) throws(WebServiceError) {
-        for (name, value) in headers {
-            guard HTTPToken.isValidFieldName(name) else {
-                throw .invalidHeader(name: name, reason: "not a valid field name (RFC 9110 §5.1)")
-            }
-            if let problem = problem(in: value) { throw .invalidHeader(name: name, reason: problem) }
+        for (name, value) in headers { try check(name: name, value: value) }
+    }
+
+    /// Refuses one field whose name is not a token or whose value could inject fields.
+    static func check(name: String, value: String) throws(WebServiceError) {
+        guard HTTPToken.isValidFieldName(name) else {
+            throw .invalidHeader(name: name, reason: "not a valid field name (RFC 9110 §5.1)")
         }
+        if let problem = problem(in: value) { throw .invalidHeader(name: name, reason: problem) }
     }
 
     static func problem(in value: String) -> String? {

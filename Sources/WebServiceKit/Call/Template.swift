@@ -14,6 +14,11 @@ struct Template: Sendable, Hashable {
         parts.compactMap { if case .argument(let index) = $0 { index } else { nil } }
     }
 
+    /// Whether the template has any wildcard.
+    var hasArguments: Bool {
+        parts.contains { if case .argument = $0 { true } else { false } }
+    }
+
     /// The argument index when the whole template is a single wildcard (`%%3%%`).
     var soleArgument: Int? {
         if parts.count == 1, case .argument(let index) = parts[0] { index } else { nil }

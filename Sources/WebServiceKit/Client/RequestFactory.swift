@@ -77,6 +77,7 @@ struct RequestFactory {
         if bound == nil { bound = try bindBody(&binder) }
         if let (body, contentType) = bound {
             if let contentType, !headers.keys.contains(where: { $0.caseInsensitiveEquals("Content-Type") }) {
+                try HeaderValidation.check(name: "Content-Type", value: contentType)
                 headers["Content-Type"] = contentType
             }
             switch body.storage {
@@ -85,8 +86,6 @@ struct RequestFactory {
             }
         }
         try binder.checkAllConsumed(method: descriptor.method)
-        // Checked before URLRequest sees them: Foundation on Linux silently drops a value with CR/LF.
-        try HeaderValidation.check(headers)
         // One assignment: each setValue(forHTTPHeaderField:) costs about 1 µs on Linux.
         request.allHTTPHeaderFields = headers
         return PreparedRequest(
@@ -137,6 +136,8 @@ struct RequestFactory {
         }
         let root = text
         if let cached = compiled.staticURL?.url(for: root) { return cached }
+        // Room for the template and some argument text, so that the appends below do not reallocate.
+        text.reserveCapacity(text.utf8.count + descriptor.relativePath.utf8.count + 64)
         for part in compiled.url.path.parts {
             switch part {
             case .literal(let literal): text += literal
@@ -168,22 +169,33 @@ struct RequestFactory {
         for item in compiled.url.query {
             guard let name = try render(item.name, binder: &binder) else { continue }
             guard let valueTemplate = item.value else {
-                text += "\(separator)\(name)"
+                text.append(separator)
+                text += name
                 separator = "&"
                 continue
             }
-            if let index = valueTemplate.soleArgument, case .list(let values) = try binder.wildcard(index, in: "query")
-            {
+            let values: [String]
+            if let index = valueTemplate.soleArgument {
+                // One conversion of the argument serves both forms.
+                switch try binder.wildcard(index, in: "query") {
+                case .text(let value): values = [URLEncoding.queryComponent(value)]
+                case .absent: continue
+                case .preEncodedPath:
+                    throw .invalidArguments(index: index, reason: "a PreEncodedPath can only fill a path wildcard")
                 // A list in a query value repeats the item: ids=1&ids=2 (Retrofit's @Query with a list).
-                for value in values {
-                    text += "\(separator)\(name)=\(URLEncoding.queryComponent(value))"
-                    separator = "&"
+                case .list(let list): values = list.map(URLEncoding.queryComponent)
                 }
-                continue
+            } else {
+                guard let value = try render(valueTemplate, binder: &binder) else { continue }
+                values = [value]
             }
-            guard let value = try render(valueTemplate, binder: &binder) else { continue }
-            text += "\(separator)\(name)=\(value)"
-            separator = "&"
+            for value in values {
+                text.append(separator)
+                text += name
+                text += "="
+                text += value
+                separator = "&"
+            }
         }
         guard let url = URL(string: text) else {
             throw .invalidCall("\"\(text)\" is not a valid URL (service root + \"\(descriptor.relativePath)\")")
@@ -235,9 +247,10 @@ struct RequestFactory {
 
     /// Renders a template whose wildcards take plain text (header values, cache identifiers);
     /// `nil` when a `nil` argument drops it.
-    private func renderText(_ template: Template, place: String, binder: inout ArgumentBinder)
+    private func renderText(_ template: Template, place: @autoclosure () -> String, binder: inout ArgumentBinder)
         throws(WebServiceError) -> String?
     {
+        if template.parts.count == 1, case .literal(let literal) = template.parts[0] { return literal }
         var value = ""
         var dropped = false
         for part in template.parts {
@@ -245,11 +258,11 @@ struct RequestFactory {
             case .literal(let literal): value += literal
             case .argument(let index):
                 // Every wildcard is consumed, even after a nil has dropped the value.
-                switch try binder.wildcard(index, in: place) {
+                switch try binder.wildcard(index, in: place()) {
                 case .text(let text): value += text
                 case .absent: dropped = true
                 case .preEncodedPath, .list:
-                    throw .invalidArguments(index: index, reason: "\(place) takes a single text value")
+                    throw .invalidArguments(index: index, reason: "\(place()) takes a single text value")
                 }
             }
         }
@@ -258,14 +271,22 @@ struct RequestFactory {
 
     // MARK: Headers
 
+    /// The shared headers and the call's, each field checked before URLRequest sees it (Foundation
+    /// on Linux silently drops a value with CR/LF): the descriptor's names and literal values were
+    /// checked when it was made, so only shared fields and values with wildcards are checked here.
     private func buildHeaders(_ binder: inout ArgumentBinder) throws(WebServiceError) -> [String: String] {
+        try HeaderValidation.check(defaults.sharedHeaders)
         var headers = defaults.sharedHeaders
+        headers.reserveCapacity(headers.count + compiled.headers.count + 1)
         for header in compiled.headers {
             // The call's field replaces a shared one of the same name in any case.
-            if let existing = headers.keys.first(where: { $0.caseInsensitiveEquals(header.name) }) {
+            if !headers.isEmpty,
+                let existing = headers.keys.first(where: { $0.caseInsensitiveEquals(header.name) })
+            {
                 headers[existing] = nil
             }
             if let value = try renderText(header.value, place: "header \(header.name)", binder: &binder) {
+                if header.value.hasArguments { try HeaderValidation.check(name: header.name, value: value) }
                 headers[header.name] = value
             }
         }

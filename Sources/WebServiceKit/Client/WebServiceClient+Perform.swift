@@ -74,6 +74,7 @@ extension WebServiceClient {
     /// Starts `operation` on the calling thread, up to its first suspension (the transport's wait
     /// for the response): building the request there, as `URLSession.dataTask` does, saves a
     /// thread hop per call. Where `Task.immediate` does not exist, a plain `Task`.
+    @discardableResult
     private func startImmediately(_ operation: sending @escaping @isolated(any) () async -> Void) -> Task<Void, Never> {
         if #available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, *) {
             return Task.immediate(operation: operation)
@@ -171,7 +172,9 @@ extension WebServiceClient {
         }
         let done = DispatchSemaphore(value: 0)
         let outcome = Locked<Result<WebServiceResponse<Response>, WebServiceError>?>(nil)
-        Task {
+        // A call that never suspends (a cache hit) runs to its end right here: no hop to another
+        // thread and back.
+        startImmediately {
             let result: Result<WebServiceResponse<Response>, WebServiceError>
             do throws(WebServiceError) {
                 result = .success(try await self.run(call, arguments: arguments, prepare: nil, progress: nil))
