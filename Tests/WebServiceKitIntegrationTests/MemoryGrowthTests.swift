@@ -62,6 +62,11 @@ final class MemoryGrowthTests: XCTestCase {
             "MemoryGrowthTests: \(measured) calls, resident \(before >> 10) KiB after the warm-up, "
                 + "samples \(samples.map { $0 >> 10 }) KiB, growth \(growth >> 10) KiB "
                 + "(bound \(Self.allowedGrowth >> 10) KiB)")
+        // Under valgrind (the leak check) the resident size also holds memcheck's queue of freed
+        // blocks, 20 MB by default, which fills at the pace the calls free memory: it grows
+        // during the measured calls however little a call leaves behind. There the calls run
+        // for valgrind to find leaks in, and the bound is the plain run's.
+        guard ProcessInfo.processInfo.environment["WEBSERVICEKIT_UNDER_VALGRIND"] == nil else { return }
         XCTAssertLessThan(growth, Self.allowedGrowth, "the process grew by \(growth) bytes over \(measured) calls")
     }
 

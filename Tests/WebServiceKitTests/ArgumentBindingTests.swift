@@ -184,6 +184,15 @@ final class ArgumentBindingTests: XCTestCase {
         XCTAssertEqual(request.value(forHTTPHeaderField: "User-Agent"), "Kit/1")
     }
 
+    func testCallHeadersOfOneNameInTwoCasesMakeOneField() async throws {
+        let (client, _) = makeStubClient()
+        // Sorted by name, "accept" comes after "Accept" and wins, as a later field replaces an earlier one.
+        let call = WebServiceCall<Data>(relativePath: "h", headers: ["Accept": "text/plain", "accept": "%%0%%"])
+        let request = try await sentRequest(call, ["application/json"], client: client).get()
+        XCTAssertEqual(request.allHTTPHeaderFields?.filter { $0.key.lowercased() == "accept" }.count, 1)
+        XCTAssertEqual(request.value(forHTTPHeaderField: "Accept"), "application/json")
+    }
+
     func testProgressParameterIsConsumedAndTypeChecked() async throws {
         let call = WebServiceCall<Data>(relativePath: "d/%%0%%", progressParameter: 1)
         let handler: ProgressHandler = { _, _ in }

@@ -166,6 +166,8 @@ final class CompiledCall: Sendable {
 
     let url: URLTemplate
     let headers: [HeaderTemplate]
+    /// Whether two of ``headers`` have the same name in different cases (the later one wins).
+    let headerNamesCollide: Bool
     let serializationRoot: [String]?
     let cacheIdentifier: Template?
     /// The URL of a call without wildcards in its path or query, kept for the last service root
@@ -202,6 +204,7 @@ final class CompiledCall: Sendable {
             }
         }
         self.headers = headerTemplates
+        headerNamesCollide = Set(headerTemplates.map { $0.name.lowercased() }).count < headerTemplates.count
         for header in self.headers {
             guard HTTPToken.isValidFieldName(header.name) else {
                 throw .invalidHeader(name: header.name, reason: "not a valid field name (RFC 9110 §5.1)")

@@ -82,7 +82,9 @@ struct Exchange {
                     continue
                 }
             }
-            response = try await interceptResponse(response, to: sending, through: interceptors[...])
+            if !interceptors.isEmpty {
+                response = try await interceptResponse(response, to: sending, through: interceptors[...])
+            }
             guard maximumRedirects > 0, let next = RedirectRule.nextRequest(after: response, to: request) else {
                 return (sending, response)
             }

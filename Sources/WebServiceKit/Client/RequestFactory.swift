@@ -58,8 +58,9 @@ struct RequestFactory {
     func makeRequest(arguments: [any Sendable]) throws(WebServiceError) -> PreparedRequest {
         var binder = ArgumentBinder(arguments)
         let (progress, transferProgress) = try bindProgress(&binder)
-        let downloadDestination = try bindDownloadDestination(&binder)
         var url = try buildURL(&binder)
+        // After the wildcards, which cannot take a destination: only what they left is searched.
+        let downloadDestination = try bindDownloadDestination(&binder)
         if let builder = descriptor.urlBuilder {
             url = try applyURLBuilder(builder, to: url, binder: &binder)
         }
@@ -280,7 +281,7 @@ struct RequestFactory {
         headers.reserveCapacity(headers.count + compiled.headers.count + 1)
         for header in compiled.headers {
             // The call's field replaces a shared one of the same name in any case.
-            if !headers.isEmpty,
+            if !defaults.sharedHeaders.isEmpty || compiled.headerNamesCollide,
                 let existing = headers.keys.first(where: { $0.caseInsensitiveEquals(header.name) })
             {
                 headers[existing] = nil

@@ -392,9 +392,12 @@ private final class TaskRouter: NSObject, URLSessionDataDelegate, URLSessionDown
 
 extension TransportResponse {
     init(_ response: HTTPURLResponse, body: Data, fileLength: Int64? = nil) {
+        // Read once: on Linux every read of `allHeaderFields` converts Foundation's
+        // [String: String] to [AnyHashable: Any] anew.
+        let all = response.allHeaderFields
         var fields: [HTTPHeaders.Field] = []
-        fields.reserveCapacity(response.allHeaderFields.count)
-        for (name, value) in response.allHeaderFields {
+        fields.reserveCapacity(all.count)
+        for (name, value) in all {
             // Foundation keeps both as strings; the casts are the cheap path.
             guard let name = name.base as? String else { continue }
             fields.append(HTTPHeaders.Field(name: name, value: value as? String ?? "\(value)"))
