@@ -27,21 +27,107 @@ public final class WebServiceClient: Sendable {
     private let settings: Locked<Settings>
     private let callbackQueueKey = DispatchSpecificKey<Bool>()
 
+    /// The client's settings as one value: a call takes a snapshot and reads it throughout.
+    ///
+    /// The fields live behind one reference, copied before a write when shared: a snapshot is
+    /// copied into several parts of each call, and one retain is cheaper than thirteen.
     struct Settings: Sendable {
-        var sharedHeaders: [String: String] = [:]
-        var successCodes: StatusCodes = .successful
-        var requestSerializer: any RequestSerializer = JSONRequestSerializer()
-        var jsonDecoder = JSONDecoder()
-        var errorHandler: (any ResponseErrorHandler)?
-        var interceptors: [any WebServiceInterceptor] = []
-        var authenticationProvider: (any AuthenticationProvider)?
-        var timeout: TimeInterval = 60
-        var maximumRedirects = 10
-        var maximumResponseBodySize: Int?
-        var cache: HTTPCache?
-        var logLevel: LogLevel = .none
-        /// Behind one reference, so that the snapshot every call takes stays small.
-        var logging = LogSettings()
+        /// Written only through ``uniqueStorage()``, so never while another value shares it.
+        private final class Storage: @unchecked Sendable {
+            var sharedHeaders: [String: String] = [:]
+            var successCodes: StatusCodes = .successful
+            var requestSerializer: any RequestSerializer = JSONRequestSerializer()
+            var jsonDecoder: JSONDecoder = JSONDecoder()
+            var errorHandler: (any ResponseErrorHandler)? = nil
+            var interceptors: [any WebServiceInterceptor] = []
+            var authenticationProvider: (any AuthenticationProvider)? = nil
+            var timeout: TimeInterval = 60
+            var maximumRedirects: Int = 10
+            var maximumResponseBodySize: Int? = nil
+            var cache: HTTPCache? = nil
+            var logLevel: LogLevel = .none
+            var logging: LogSettings = LogSettings()
+
+            init() {}
+
+            init(copying other: Storage) {
+                sharedHeaders = other.sharedHeaders
+                successCodes = other.successCodes
+                requestSerializer = other.requestSerializer
+                jsonDecoder = other.jsonDecoder
+                errorHandler = other.errorHandler
+                interceptors = other.interceptors
+                authenticationProvider = other.authenticationProvider
+                timeout = other.timeout
+                maximumRedirects = other.maximumRedirects
+                maximumResponseBodySize = other.maximumResponseBodySize
+                cache = other.cache
+                logLevel = other.logLevel
+                logging = other.logging
+            }
+        }
+
+        private var storage = Storage()
+
+        /// The storage, copied first when another value shares it. Every copy of the client's
+        /// settings is taken under its lock, as every write is made, so the check cannot race.
+        private mutating func uniqueStorage() -> Storage {
+            if !isKnownUniquelyReferenced(&storage) { storage = Storage(copying: storage) }
+            return storage
+        }
+
+        var sharedHeaders: [String: String] {
+            get { storage.sharedHeaders }
+            set { uniqueStorage().sharedHeaders = newValue }
+        }
+        var successCodes: StatusCodes {
+            get { storage.successCodes }
+            set { uniqueStorage().successCodes = newValue }
+        }
+        var requestSerializer: any RequestSerializer {
+            get { storage.requestSerializer }
+            set { uniqueStorage().requestSerializer = newValue }
+        }
+        var jsonDecoder: JSONDecoder {
+            get { storage.jsonDecoder }
+            set { uniqueStorage().jsonDecoder = newValue }
+        }
+        var errorHandler: (any ResponseErrorHandler)? {
+            get { storage.errorHandler }
+            set { uniqueStorage().errorHandler = newValue }
+        }
+        var interceptors: [any WebServiceInterceptor] {
+            get { storage.interceptors }
+            set { uniqueStorage().interceptors = newValue }
+        }
+        var authenticationProvider: (any AuthenticationProvider)? {
+            get { storage.authenticationProvider }
+            set { uniqueStorage().authenticationProvider = newValue }
+        }
+        var timeout: TimeInterval {
+            get { storage.timeout }
+            set { uniqueStorage().timeout = newValue }
+        }
+        var maximumRedirects: Int {
+            get { storage.maximumRedirects }
+            set { uniqueStorage().maximumRedirects = newValue }
+        }
+        var maximumResponseBodySize: Int? {
+            get { storage.maximumResponseBodySize }
+            set { uniqueStorage().maximumResponseBodySize = newValue }
+        }
+        var cache: HTTPCache? {
+            get { storage.cache }
+            set { uniqueStorage().cache = newValue }
+        }
+        var logLevel: LogLevel {
+            get { storage.logLevel }
+            set { uniqueStorage().logLevel = newValue }
+        }
+        var logging: LogSettings {
+            get { storage.logging }
+            set { uniqueStorage().logging = newValue }
+        }
     }
 
     /// Creates a client.
