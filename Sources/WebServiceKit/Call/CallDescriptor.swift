@@ -59,26 +59,11 @@ public struct CallDescriptor: Sendable {
     /// value, and copying one reference costs one retain where twenty fields cost twenty.
     private let storage: Storage
 
-    // The designated initializer: every public initializer of WebServiceCall ends here.
-    init(
-        name: String?, method: HTTPMethod, relativePath: String, headers: [String: String],
-        successCodes: StatusCodes?, overridesClientSuccessCodes: Bool, serializationRoot: String?,
-        supportsSerializationRoot: Bool, requestSerializer: (any RequestSerializer)?, bodyCharset: Charset,
-        bodyParameter: Int?, timeout: TimeInterval?, cache: CachePolicy, cacheIdentifier: String?,
-        progressParameter: Int?,
-        urlBuilder: (any URLBuilder)?, errorHandler: (any ResponseErrorHandler)?, multipartBoundary: String?,
-        logLevel: LogLevel?
-    ) {
-        storage = Storage(
-            name: name, method: method, relativePath: relativePath, headers: headers, successCodes: successCodes,
-            overridesClientSuccessCodes: overridesClientSuccessCodes, serializationRoot: serializationRoot,
-            supportsSerializationRoot: supportsSerializationRoot, requestSerializer: requestSerializer,
-            bodyCharset: bodyCharset, bodyParameter: bodyParameter, timeout: timeout, cache: cache,
-            cacheIdentifier: cacheIdentifier, progressParameter: progressParameter, urlBuilder: urlBuilder,
-            errorHandler: errorHandler, multipartBoundary: multipartBoundary, logLevel: logLevel)
-    }
+    init(_ storage: Storage) { self.storage = storage }
 
-    private final class Storage: Sendable {
+    /// The fields. Its initializer is the designated one: every public initializer of
+    /// WebServiceCall ends there.
+    final class Storage: Sendable {
         let id: CallID
         let name: String
         let method: HTTPMethod

@@ -78,13 +78,14 @@ public struct WebServiceCall<Response: Sendable>: Sendable {
     ) {
         responseSerializer = serializer
         descriptor = CallDescriptor(
-            name: name, method: method, relativePath: relativePath, headers: headers, successCodes: successCodes,
-            overridesClientSuccessCodes: overridesClientSuccessCodes, serializationRoot: serializationRoot,
-            supportsSerializationRoot: serializer.supportsSerializationRoot, requestSerializer: requestSerializer,
-            bodyCharset: bodyCharset, bodyParameter: bodyParameter, timeout: timeout, cache: cache,
-            cacheIdentifier: cacheIdentifier, progressParameter: progressParameter, urlBuilder: urlBuilder,
-            errorHandler: errorHandler,
-            multipartBoundary: multipartBoundary, logLevel: logLevel)
+            .init(
+                name: name, method: method, relativePath: relativePath, headers: headers, successCodes: successCodes,
+                overridesClientSuccessCodes: overridesClientSuccessCodes, serializationRoot: serializationRoot,
+                supportsSerializationRoot: serializer.supportsSerializationRoot, requestSerializer: requestSerializer,
+                bodyCharset: bodyCharset, bodyParameter: bodyParameter, timeout: timeout, cache: cache,
+                cacheIdentifier: cacheIdentifier, progressParameter: progressParameter, urlBuilder: urlBuilder,
+                errorHandler: errorHandler,
+                multipartBoundary: multipartBoundary, logLevel: logLevel))
     }
 }
 

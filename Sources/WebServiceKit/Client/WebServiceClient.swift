@@ -30,10 +30,12 @@ public final class WebServiceClient: Sendable {
     /// The client's settings as one value: a call takes a snapshot and reads it throughout.
     ///
     /// The fields live behind one reference, copied before a write when shared: a snapshot is
-    /// copied into several parts of each call, and one retain is cheaper than thirteen.
+    /// copied into several parts of each call, and one retain is cheaper than thirteen. Read and
+    /// write them as members (`settings.timeout`).
+    @dynamicMemberLookup
     struct Settings: Sendable {
-        /// Written only through ``uniqueStorage()``, so never while another value shares it.
-        private final class Storage: @unchecked Sendable {
+        /// The fields, as plain values.
+        struct Fields {
             var sharedHeaders: [String: String] = [:]
             var successCodes: StatusCodes = .successful
             var requestSerializer: any RequestSerializer = JSONRequestSerializer()
@@ -47,24 +49,13 @@ public final class WebServiceClient: Sendable {
             var cache: HTTPCache? = nil
             var logLevel: LogLevel = .none
             var logging: LogSettings = LogSettings()
+        }
 
-            init() {}
+        /// Written only through ``uniqueStorage()``, so never while another value shares it.
+        private final class Storage: @unchecked Sendable {
+            var fields: Fields
 
-            init(copying other: Storage) {
-                sharedHeaders = other.sharedHeaders
-                successCodes = other.successCodes
-                requestSerializer = other.requestSerializer
-                jsonDecoder = other.jsonDecoder
-                errorHandler = other.errorHandler
-                interceptors = other.interceptors
-                authenticationProvider = other.authenticationProvider
-                timeout = other.timeout
-                maximumRedirects = other.maximumRedirects
-                maximumResponseBodySize = other.maximumResponseBodySize
-                cache = other.cache
-                logLevel = other.logLevel
-                logging = other.logging
-            }
+            init(_ fields: Fields = Fields()) { self.fields = fields }
         }
 
         private var storage = Storage()
@@ -72,61 +63,13 @@ public final class WebServiceClient: Sendable {
         /// The storage, copied first when another value shares it. Every copy of the client's
         /// settings is taken under its lock, as every write is made, so the check cannot race.
         private mutating func uniqueStorage() -> Storage {
-            if !isKnownUniquelyReferenced(&storage) { storage = Storage(copying: storage) }
+            if !isKnownUniquelyReferenced(&storage) { storage = Storage(storage.fields) }
             return storage
         }
 
-        var sharedHeaders: [String: String] {
-            get { storage.sharedHeaders }
-            set { uniqueStorage().sharedHeaders = newValue }
-        }
-        var successCodes: StatusCodes {
-            get { storage.successCodes }
-            set { uniqueStorage().successCodes = newValue }
-        }
-        var requestSerializer: any RequestSerializer {
-            get { storage.requestSerializer }
-            set { uniqueStorage().requestSerializer = newValue }
-        }
-        var jsonDecoder: JSONDecoder {
-            get { storage.jsonDecoder }
-            set { uniqueStorage().jsonDecoder = newValue }
-        }
-        var errorHandler: (any ResponseErrorHandler)? {
-            get { storage.errorHandler }
-            set { uniqueStorage().errorHandler = newValue }
-        }
-        var interceptors: [any WebServiceInterceptor] {
-            get { storage.interceptors }
-            set { uniqueStorage().interceptors = newValue }
-        }
-        var authenticationProvider: (any AuthenticationProvider)? {
-            get { storage.authenticationProvider }
-            set { uniqueStorage().authenticationProvider = newValue }
-        }
-        var timeout: TimeInterval {
-            get { storage.timeout }
-            set { uniqueStorage().timeout = newValue }
-        }
-        var maximumRedirects: Int {
-            get { storage.maximumRedirects }
-            set { uniqueStorage().maximumRedirects = newValue }
-        }
-        var maximumResponseBodySize: Int? {
-            get { storage.maximumResponseBodySize }
-            set { uniqueStorage().maximumResponseBodySize = newValue }
-        }
-        var cache: HTTPCache? {
-            get { storage.cache }
-            set { uniqueStorage().cache = newValue }
-        }
-        var logLevel: LogLevel {
-            get { storage.logLevel }
-            set { uniqueStorage().logLevel = newValue }
-        }
-        var logging: LogSettings {
-            get { storage.logging }
-            set { uniqueStorage().logging = newValue }
+        subscript<Field>(dynamicMember field: WritableKeyPath<Fields, Field>) -> Field {
+            get { storage.fields[keyPath: field] }
+            set { uniqueStorage().fields[keyPath: field] = newValue }
         }
     }
 
