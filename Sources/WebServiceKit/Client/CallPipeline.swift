@@ -5,25 +5,28 @@ import Foundation
 #endif
 
 extension WebServiceClient {
-    /// One call's walk: bind arguments, build the request, interceptors, authentication,
-    /// transport, response interceptors, challenge retry, validation, decoding (or, for a
-    /// ``DownloadedFile``, the file moved into place).
+    /// One call's walk up to decoding: bind arguments, build the request, interceptors,
+    /// authentication, transport, response interceptors, challenge retry, validation (and, for a
+    /// ``DownloadedFile``, the file moved into place). ``ValidatedResponse/value(decodedBy:)``
+    /// finishes it.
+    ///
+    /// Not generic: this is the same code for every response type, which looks up no generic
+    /// metadata per call. `responseType` only tells whether the call downloads to a file.
     ///
     /// `progress` gets the handler bound from the arguments; the caller closes it and delivers
     /// the outcome through it (``ProgressReporter/close(succeeded:then:)``).
-    func execute<Response>(
-        _ call: WebServiceCall<Response>, arguments: [any Sendable], prepare: (any WebServiceInterceptor)?,
-        progress: ProgressReporter
-    ) async throws(WebServiceError) -> WebServiceResponse<Response> {
+    func execute(
+        _ descriptor: CallDescriptor, responseType: Any.Type, arguments: [any Sendable],
+        prepare: (any WebServiceInterceptor)?, progress: ProgressReporter
+    ) async throws(WebServiceError) -> ValidatedResponse {
         let settings = currentSettings
-        let descriptor = call.descriptor
         let compiled = try descriptor.compiled.get()
         let prepared = try prepareRequest(descriptor, compiled: compiled, arguments: arguments, settings: settings)
         var interceptors = settings.interceptors
         if let prepare { interceptors.append(prepare) }
         progress.attach(simple: prepared.progress, rich: prepared.transferProgress)
         let uploadLength = prepared.streamedBody?.length ?? prepared.request.httpBody.map { Int64($0.count) }
-        let download = try fileDownload(for: call, destination: prepared.downloadDestination)
+        let download = try fileDownload(for: responseType, destination: prepared.downloadDestination)
         if let download { progress.discardOnFailure(download) }
         // A ProgressHandler follows the upload of calls that send a body, the download otherwise.
         let sendsBody = (uploadLength ?? 0) > 0 || prepared.streamedBody != nil
@@ -39,32 +42,18 @@ extension WebServiceClient {
                 maximumRedirects: settings.maximumRedirects, body: prepared.streamedBody,
                 log: ExchangeLog.make(for: descriptor, settings: settings)
             ).run(prepared.request)
-            let response: WebServiceResponse<Response>
-            let downloaded: Int64
-            if let download, let fileCall = call as? WebServiceCall<DownloadedFile> {
-                let file = try ResponseValidator(call: fileCall, compiled: compiled, settings: settings)
-                    .validateDownload(exchange.response, for: exchange.request, into: download)
-                // Response is DownloadedFile here.
-                response = file as! WebServiceResponse<Response>
-                downloaded = file.value.byteCount
-            } else {
-                do throws(WebServiceError) {
-                    response = try ResponseValidator(call: call, compiled: compiled, settings: settings).validate(
-                        exchange.response, for: exchange.request)
-                } catch {
-                    // A body the call could not decode (invalid JSON, an HTML error page with
-                    // 200) is not kept: a whole, storable response by RFC 9111, but served from
-                    // the cache it would fail every call until it expires. The next call asks the
-                    // server again (a cache may always drop what it stores, RFC 9111 §3).
-                    if case .decoding = error, let cache = settings.cache, let url = exchange.request.url {
-                        cache.removeResponse(for: url)
-                    }
-                    throw error
+            let validator = ResponseValidator(descriptor: descriptor, compiled: compiled, settings: settings)
+            let validated =
+                if let download {
+                    try validator.validateDownload(exchange.response, for: exchange.request, into: download)
+                } else {
+                    try validator.validate(exchange.response, for: exchange.request)
                 }
-                downloaded = Int64(response.body.count)
-            }
-            progress.recordSuccess(uploadLength: uploadLength, downloaded: downloaded)
-            return response
+            // Counted only if the call succeeds: a body that fails to decode closes it as failed.
+            progress.recordSuccess(
+                uploadLength: uploadLength,
+                downloaded: validated.file?.byteCount ?? Int64(validated.response.body.count))
+            return validated
         } catch {
             download?.discard()
             throw error
@@ -73,14 +62,14 @@ extension WebServiceClient {
 
     /// The file a `WebServiceCall<DownloadedFile>` writes to: its destination argument, or a new
     /// temporary file; `nil` for other calls, which cannot take a destination.
-    private func fileDownload<Response>(for call: WebServiceCall<Response>, destination: DownloadDestination?)
+    private func fileDownload(for responseType: Any.Type, destination: DownloadDestination?)
         throws(WebServiceError) -> FileDownload?
     {
-        guard Response.self == DownloadedFile.self else {
+        guard responseType == DownloadedFile.self else {
             guard destination == nil else {
                 throw .invalidArguments(
                     index: nil,
-                    reason: "a DownloadDestination needs a WebServiceCall<DownloadedFile>, not <\(Response.self)>")
+                    reason: "a DownloadDestination needs a WebServiceCall<DownloadedFile>, not <\(responseType)>")
             }
             return nil
         }

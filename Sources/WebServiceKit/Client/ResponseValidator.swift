@@ -4,38 +4,23 @@ import Foundation
     import FoundationNetworking
 #endif
 
-/// Checks a response against the call's success codes and error handler, then decodes it.
-struct ResponseValidator<Response: Sendable> {
-    let call: WebServiceCall<Response>
+/// Checks a response against the call's success codes and error handler.
+///
+/// Not generic: the pipeline up to decoding is the same code for every `Response` type, so it
+/// looks up no generic metadata per call; only ``ValidatedResponse/value(decodedBy:)`` depends
+/// on the type.
+struct ResponseValidator {
+    let descriptor: CallDescriptor
     let compiled: CompiledCall
     let settings: WebServiceClient.Settings
 
+    /// The response, accepted, with what its decoding needs.
     func validate(_ response: TransportResponse, for request: URLRequest) throws(WebServiceError)
-        -> WebServiceResponse<Response>
+        -> ValidatedResponse
     {
-        let status = response.statusCode
         let context = try check(response, for: request)
-        let value: Response
-        // RFC 9110 §6.4.1: HEAD responses, 204 and 304 never have content; 205 must not either.
-        if response.body.isEmpty || request.httpMethod == "HEAD" || status == 204 || status == 205 || status == 304 {
-            guard let empty = call.responseSerializer.emptyValue() else { throw .emptyBody(statusCode: status) }
-            value = empty
-        } else {
-            do {
-                value = try call.responseSerializer.deserialize(response.body, context: context)
-            } catch {
-                // A body that echoes the request (httpbin's /headers, a debug endpoint) would put its
-                // credentials in the error's description: they are hidden as the log hides them.
-                throw .decoding(
-                    .init(
-                        underlying: error,
-                        bodyExcerpt: secrets(of: request).scrub(truncated: WebServiceError.excerpt(of: response.body)),
-                        statusCode: status))
-            }
-        }
-        return WebServiceResponse(
-            value: value, statusCode: status, headers: response.headers, body: response.body, request: request,
-            url: response.url, source: response.source)
+        return ValidatedResponse(
+            request: request, response: response, context: context, file: nil, settings: settings)
     }
 
     /// Throws for an unaccepted status, or what the error handler makes of the response.
@@ -56,23 +41,26 @@ struct ResponseValidator<Response: Sendable> {
             // report) keeps them out of the error, which is logged and shown far more often than
             // a response: they are replaced as the log replaces them.
             throw .unacceptableStatus(
-                code: status, headers: response.headers, body: secrets(of: request).scrub(body: response.body))
+                code: status, headers: response.headers, body: settings.secrets(of: request).scrub(body: response.body))
         }
         return context
     }
 
-    /// The values the log hides in `request`, to hide them in an error's body too.
-    private func secrets(of request: URLRequest) -> LogRedaction.Secrets {
-        LogRedaction.Matcher(settings.logging.redaction).secrets(of: request)
-    }
 
     /// The call's error handler, or the client's.
-    var errorHandler: (any ResponseErrorHandler)? { call.descriptor.errorHandler ?? settings.errorHandler }
+    var errorHandler: (any ResponseErrorHandler)? { descriptor.errorHandler ?? settings.errorHandler }
 
     /// The call's codes replace the client's when it overrides them, and add to them otherwise.
     func isAccepted(_ status: Int) -> Bool {
-        guard let codes = call.descriptor.successCodes else { return settings.successCodes.contains(status) }
+        guard let codes = descriptor.successCodes else { return settings.successCodes.contains(status) }
         return codes.contains(status)
-            || (!call.descriptor.overridesClientSuccessCodes && settings.successCodes.contains(status))
+            || (!descriptor.overridesClientSuccessCodes && settings.successCodes.contains(status))
+    }
+}
+
+extension WebServiceClient.Settings {
+    /// The values the log hides in `request`, to hide them in an error's body too.
+    func secrets(of request: URLRequest) -> LogRedaction.Secrets {
+        LogRedaction.Matcher(self.logging.redaction).secrets(of: request)
     }
 }

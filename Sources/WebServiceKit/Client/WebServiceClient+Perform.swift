@@ -61,7 +61,10 @@ extension WebServiceClient {
                 let result: Result<WebServiceResponse<Response>, WebServiceError>
                 do throws(WebServiceError) {
                     result = .success(
-                        try await self.execute(call, arguments: arguments, prepare: interceptor, progress: reporter))
+                        try await self.execute(
+                            call.descriptor, responseType: Response.self, arguments: arguments, prepare: interceptor,
+                            progress: reporter
+                        ).response(decodedBy: call.responseSerializer))
                 } catch {
                     result = .failure(error)
                 }
@@ -95,7 +98,7 @@ extension WebServiceClient {
     public func perform<Response>(_ call: WebServiceCall<Response>, _ arguments: any Sendable...)
         async throws(WebServiceError) -> Response
     {
-        try await run(call, arguments: arguments, prepare: nil, progress: nil).value
+        try await value(of: call, arguments: arguments, prepare: nil, progress: nil)
     }
 
     /// Performs a call with an argument array, as the callback form takes it.
@@ -106,7 +109,7 @@ extension WebServiceClient {
     public func perform<Response>(_ call: WebServiceCall<Response>, _ arguments: [any Sendable])
         async throws(WebServiceError) -> Response
     {
-        try await run(call, arguments: arguments, prepare: nil, progress: nil).value
+        try await value(of: call, arguments: arguments, prepare: nil, progress: nil)
     }
 
     /// Performs a call with an argument array and returns its decoded value.
@@ -124,8 +127,7 @@ extension WebServiceClient {
         prepare: (@Sendable (inout URLRequest) throws -> Void)? = nil,
         progress: TransferProgressHandler? = nil
     ) async throws(WebServiceError) -> Response {
-        try await run(call, arguments: arguments, prepare: prepare.map(PrepareInterceptor.init), progress: progress)
-            .value
+        try await value(of: call, arguments: arguments, prepare: prepare.map(PrepareInterceptor.init), progress: progress)
     }
 
     /// Performs a call and returns the whole response: status, headers, raw body and value.
@@ -133,7 +135,7 @@ extension WebServiceClient {
     public func response<Response>(for call: WebServiceCall<Response>, _ arguments: any Sendable...)
         async throws(WebServiceError) -> WebServiceResponse<Response>
     {
-        try await run(call, arguments: arguments, prepare: nil, progress: nil)
+        try await response(of: call, arguments: arguments, prepare: nil, progress: nil)
     }
 
     /// Performs a call with an argument array, as the callback form takes it, and returns the
@@ -141,7 +143,7 @@ extension WebServiceClient {
     public func response<Response>(for call: WebServiceCall<Response>, _ arguments: [any Sendable])
         async throws(WebServiceError) -> WebServiceResponse<Response>
     {
-        try await run(call, arguments: arguments, prepare: nil, progress: nil)
+        try await response(of: call, arguments: arguments, prepare: nil, progress: nil)
     }
 
     /// Performs a call with an argument array and returns the whole response; `progress` as in
@@ -151,7 +153,7 @@ extension WebServiceClient {
         prepare: (@Sendable (inout URLRequest) throws -> Void)? = nil,
         progress: TransferProgressHandler? = nil
     ) async throws(WebServiceError) -> WebServiceResponse<Response> {
-        try await run(call, arguments: arguments, prepare: prepare.map(PrepareInterceptor.init), progress: progress)
+        try await response(of: call, arguments: arguments, prepare: prepare.map(PrepareInterceptor.init), progress: progress)
     }
 
     // MARK: Blocking
@@ -177,7 +179,7 @@ extension WebServiceClient {
         startImmediately {
             let result: Result<WebServiceResponse<Response>, WebServiceError>
             do throws(WebServiceError) {
-                result = .success(try await self.run(call, arguments: arguments, prepare: nil, progress: nil))
+                result = .success(try await self.response(of: call, arguments: arguments, prepare: nil, progress: nil))
             } catch {
                 result = .failure(error)
             }
@@ -191,18 +193,41 @@ extension WebServiceClient {
 }
 
 extension WebServiceClient {
-    /// A call for the `async` and blocking forms: returns or throws only after every progress
-    /// event has run on the callback queue.
-    fileprivate func run<Response>(
-        _ call: WebServiceCall<Response>, arguments: [any Sendable], prepare: (any WebServiceInterceptor)?,
-        progress handler: TransferProgressHandler?
+    /// A call's value, for the `async` forms.
+    fileprivate func value<Response>(
+        of call: WebServiceCall<Response>, arguments: [any Sendable], prepare: (any WebServiceInterceptor)?,
+        progress: TransferProgressHandler?
+    ) async throws(WebServiceError) -> Response {
+        try await run(
+            call.descriptor, responseType: Response.self, arguments: arguments, prepare: prepare, progress: progress
+        ) { validated throws(WebServiceError) in try validated.value(decodedBy: call.responseSerializer) }
+    }
+
+    /// A call's whole response, for the `async` and blocking forms.
+    fileprivate func response<Response>(
+        of call: WebServiceCall<Response>, arguments: [any Sendable], prepare: (any WebServiceInterceptor)?,
+        progress: TransferProgressHandler?
     ) async throws(WebServiceError) -> WebServiceResponse<Response> {
+        try await run(
+            call.descriptor, responseType: Response.self, arguments: arguments, prepare: prepare, progress: progress
+        ) { validated throws(WebServiceError) in try validated.response(decodedBy: call.responseSerializer) }
+    }
+
+    /// A call for the `async` and blocking forms: returns or throws only after every progress
+    /// event has run on the callback queue. `decode` makes the result of the validated response.
+    private func run<Result>(
+        _ descriptor: CallDescriptor, responseType: Any.Type, arguments: [any Sendable],
+        prepare: (any WebServiceInterceptor)?, progress handler: TransferProgressHandler?,
+        decode: (ValidatedResponse) throws(WebServiceError) -> Result
+    ) async throws(WebServiceError) -> Result {
         let reporter = ProgressReporter(queue: callbackQueue, handler: handler)
         do throws(WebServiceError) {
-            let response = try await execute(call, arguments: arguments, prepare: prepare, progress: reporter)
+            let validated = try await execute(
+                descriptor, responseType: responseType, arguments: arguments, prepare: prepare, progress: reporter)
+            let result = try decode(validated)
             reporter.close(succeeded: true)
             await reporter.settle()
-            return response
+            return result
         } catch {
             reporter.close(succeeded: false)
             await reporter.settle()

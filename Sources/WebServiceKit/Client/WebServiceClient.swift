@@ -29,9 +29,11 @@ public final class WebServiceClient: Sendable {
 
     /// The client's settings as one value: a call takes a snapshot and reads it throughout.
     ///
-    /// The fields live behind one reference, copied before a write when shared: a snapshot is
-    /// copied into several parts of each call, and one retain is cheaper than thirteen. Read and
-    /// write them as members (`settings.timeout`).
+    /// The fields live behind one immutable reference, replaced by a new one on every write: a
+    /// snapshot is copied into several parts of each call, and one retain is cheaper than
+    /// thirteen; an immutable box is read without the runtime's exclusivity check (settings are
+    /// read on every call and written when the client is set up). Read and write them as
+    /// members (`settings.timeout`).
     @dynamicMemberLookup
     struct Settings: Sendable {
         /// The fields, as plain values.
@@ -51,25 +53,22 @@ public final class WebServiceClient: Sendable {
             var logging: LogSettings = LogSettings()
         }
 
-        /// Written only through ``uniqueStorage()``, so never while another value shares it.
+        /// Never changed once made.
         private final class Storage: @unchecked Sendable {
-            var fields: Fields
+            let fields: Fields
 
             init(_ fields: Fields = Fields()) { self.fields = fields }
         }
 
         private var storage = Storage()
 
-        /// The storage, copied first when another value shares it. Every copy of the client's
-        /// settings is taken under its lock, as every write is made, so the check cannot race.
-        private mutating func uniqueStorage() -> Storage {
-            if !isKnownUniquelyReferenced(&storage) { storage = Storage(storage.fields) }
-            return storage
-        }
-
         subscript<Field>(dynamicMember field: WritableKeyPath<Fields, Field>) -> Field {
             get { storage.fields[keyPath: field] }
-            set { uniqueStorage().fields[keyPath: field] = newValue }
+            set {
+                var fields = storage.fields
+                fields[keyPath: field] = newValue
+                storage = Storage(fields)
+            }
         }
     }
 
