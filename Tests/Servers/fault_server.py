@@ -18,6 +18,11 @@ speaks just enough HTTP/1.1 to break it in one way per path:
                                and stale=true, every time
   /redirect-loop?n=N           302 to /redirect-loop?n=N+1, forever
   /redirect-to?url=U           302 to U
+  /keep-alive/peer             200, {"port": the client's port, "served": requests served before
+                               on this connection}; the connection stays open (the only routes
+                               that keep it: every other answer says Connection: close)
+  /keep-alive/drop-next        as /keep-alive/peer, then closes the connection without an
+                               answer when the next request on it arrives
   /count?tag=T                 JSON about the requests that carried tag=T (this one excluded):
                                {"count", "authorization": [...], "sent", "finished"}
 
@@ -54,14 +59,23 @@ class Handler(socketserver.BaseRequestHandler):
         self.request.settimeout(60)
 
     def handle(self):
-        head = b""
+        # Only the /keep-alive/ routes keep the connection open for another request.
+        self.pending = b""
+        self.served = 0
+        self.drop_next = False
+        while self.handle_one():
+            self.served += 1
+
+    def read_request(self):
+        """The next request on the connection: (method, target, headers), or None at its end."""
+        head = self.pending
         while b"\r\n\r\n" not in head:
             data = self.request.recv(65536)
             if not data:
-                return
+                return None
             head += data
             if len(head) > 1 << 20:
-                return
+                return None
         head_bytes, _, rest = head.partition(b"\r\n\r\n")
         lines = head_bytes.decode("latin-1").split("\r\n")
         method, target, _ = (lines[0].split(" ") + ["", "", ""])[:3]
@@ -75,6 +89,15 @@ class Handler(socketserver.BaseRequestHandler):
             if not data:
                 break
             rest += data
+        self.pending = rest[length:]
+        return method, target, headers
+
+    def handle_one(self):
+        """Serves one request; True when the connection stays open for the next."""
+        request = self.read_request()
+        if request is None:
+            return False
+        method, target, headers = request
         url = urlsplit(target)
         query = {key: values[0] for key, values in parse_qs(url.query).items()}
         tag = query.get("tag")
@@ -86,9 +109,13 @@ class Handler(socketserver.BaseRequestHandler):
                 if "authorization" in headers:
                     state["authorization"].append(headers["authorization"])
         try:
-            self.route(method, url.path, query, headers, state)
+            if self.drop_next:
+                # A kept-alive connection the server closes as the next request arrives.
+                self.request.close()
+                return False
+            return self.route(method, url.path, query, headers, state) is True
         except (BrokenPipeError, ConnectionResetError, socket.timeout, OSError):
-            pass
+            return False
         finally:
             if state is not None:
                 with LOCK:
@@ -230,6 +257,14 @@ class Handler(socketserver.BaseRequestHandler):
             self.respond(302, "", extra=f"Location: /redirect-loop?n={step}{tag}\r\n")
         elif path == "/redirect-to":
             self.respond(302, "", extra=f"Location: {query.get('url', '/ok')}\r\n")
+        elif path in ("/keep-alive/peer", "/keep-alive/drop-next"):
+            body = json.dumps({"port": self.client_address[1], "served": self.served}).encode()
+            self.send(
+                f"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: {len(body)}\r\n\r\n"
+            )
+            self.send(body)
+            self.drop_next = path == "/keep-alive/drop-next"
+            return True
         else:
             self.respond(404, "no such fault\n")
 

@@ -123,6 +123,35 @@ final class HTTP1ResponseParserTests: XCTestCase {
         }
     }
 
+    func testAConnectionIsReusableOnlyAfterAFramedHTTP11ResponseThatKeepsItOpen() throws {
+        let framed = "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok"
+        XCTAssertTrue(try parse(framed, method: "GET", close: false).parser.leavesConnectionReusable)
+        let chunked = "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nok\r\n0\r\n\r\n"
+        XCTAssertTrue(try parse(chunked, method: "GET", pieces: 3, close: false).parser.leavesConnectionReusable)
+        let head = "HTTP/1.1 200 OK\r\nContent-Length: 99\r\n\r\n"
+        XCTAssertTrue(try parse(head, method: "HEAD", close: false).parser.leavesConnectionReusable)
+        let notReusable = [
+            "HTTP/1.1 200 OK\r\nContent-Length: 2\r\nConnection: keep-alive, Close\r\n\r\nok",
+            "HTTP/1.0 200 OK\r\nContent-Length: 2\r\n\r\nok",
+            // Something after the response: the connection's bytes are out of step.
+            "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nokHTTP/1.1",
+            // Not complete yet.
+            "HTTP/1.1 200 OK\r\nContent-Length: 3\r\n\r\nok",
+        ]
+        for text in notReusable {
+            XCTAssertFalse(try parse(text, method: "GET", close: false).parser.leavesConnectionReusable, text)
+        }
+        // A body that ends when the connection closes.
+        let untilClose = "HTTP/1.1 200 OK\r\n\r\nok"
+        XCTAssertFalse(try parse(untilClose, method: "GET", close: true).parser.leavesConnectionReusable)
+    }
+
+    func testTheStatusLineVersionIsKept() throws {
+        XCTAssertEqual(try parse("HTTP/1.0 204 No Content\r\n\r\n", close: false).parser.head?.version, "HTTP/1.0")
+        XCTAssertFalse(HTTP1ResponseParser(requestMethod: "GET").hasReceivedBytes)
+        XCTAssertTrue(try parse("HTTP/1.", close: false).parser.hasReceivedBytes)
+    }
+
     func testEqualRepeatedContentLengthsAreOneLength() throws {
         let parser = try parse("HTTP/1.1 200 OK\r\nContent-Length: 2, 2\r\nContent-Length: 2\r\n\r\nok", close: false)
             .parser

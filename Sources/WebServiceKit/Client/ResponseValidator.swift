@@ -46,7 +46,6 @@ struct ResponseValidator {
         return context
     }
 
-
     /// The call's error handler, or the client's.
     var errorHandler: (any ResponseErrorHandler)? { descriptor.errorHandler ?? settings.errorHandler }
 

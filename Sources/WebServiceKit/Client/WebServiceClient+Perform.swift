@@ -127,7 +127,8 @@ extension WebServiceClient {
         prepare: (@Sendable (inout URLRequest) throws -> Void)? = nil,
         progress: TransferProgressHandler? = nil
     ) async throws(WebServiceError) -> Response {
-        try await value(of: call, arguments: arguments, prepare: prepare.map(PrepareInterceptor.init), progress: progress)
+        try await value(
+            of: call, arguments: arguments, prepare: prepare.map(PrepareInterceptor.init), progress: progress)
     }
 
     /// Performs a call and returns the whole response: status, headers, raw body and value.
@@ -153,7 +154,8 @@ extension WebServiceClient {
         prepare: (@Sendable (inout URLRequest) throws -> Void)? = nil,
         progress: TransferProgressHandler? = nil
     ) async throws(WebServiceError) -> WebServiceResponse<Response> {
-        try await response(of: call, arguments: arguments, prepare: prepare.map(PrepareInterceptor.init), progress: progress)
+        try await response(
+            of: call, arguments: arguments, prepare: prepare.map(PrepareInterceptor.init), progress: progress)
     }
 
     // MARK: Blocking

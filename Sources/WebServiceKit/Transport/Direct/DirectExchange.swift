@@ -16,6 +16,10 @@ import Foundation
 /// and its response is the result. The final response's body goes to the call's file as it
 /// arrives when the call downloads to one (``TransportContext/download``), else into memory.
 ///
+/// A GET or HEAD without a body may run on a kept-alive connection (``keepsAlive``): it is opened
+/// only if it is not open yet, the request does not ask for `Connection: close`, and ``run()``
+/// tells whether the connection can carry the next request.
+///
 /// Runs on the calling thread and blocks it; ``DirectTransport`` gives it a thread.
 struct DirectExchange {
     let request: URLRequest
@@ -26,6 +30,19 @@ struct DirectExchange {
     let extraHeaders: [String: String]
     let context: TransportContext
     let connection: SocketConnection
+    /// Whether the connection stays open for more requests.
+    var keepsAlive = false
+
+    /// What an exchange on a kept-alive connection gives back.
+    struct Outcome {
+        var response: TransportResponse
+        /// Whether the connection can carry the next request.
+        var leavesConnectionReusable: Bool
+    }
+
+    /// A kept-alive connection that the server had closed (or closes as the request arrives): no
+    /// byte of a response came. The request can be sent again on a new connection.
+    struct StaleConnection: Error {}
 
     /// Bodies from this size on ask `Expect: 100-continue` (curl's threshold).
     static let expectContinueThreshold: Int64 = 1024 * 1024
@@ -34,11 +51,33 @@ struct DirectExchange {
     /// The size of one write of the body.
     static let bufferSize = 512 * 1024
 
-    func run() throws -> TransportResponse {
+    func run() throws -> TransportResponse { try exchange().response }
+
+    /// Sends the request and reads the response. On a connection that was already open, a
+    /// failure before any byte of the response throws ``StaleConnection``.
+    func exchange() throws -> Outcome {
+        let reused = connection.isOpen
+        var reader = ResponseReader(connection: connection, method: method, context: context)
+        do {
+            return try exchange(reader: &reader)
+        } catch {
+            let lost = error is SocketConnection.PeerClosed || (error as? URLError)?.code == .networkConnectionLost
+            if lost, reused, !reader.parser.hasReceivedBytes { throw StaleConnection() }
+            if error is SocketConnection.PeerClosed {
+                throw URLError(.networkConnectionLost, reason: "the server closed the connection")
+            }
+            throw error
+        }
+    }
+
+    private var method: String { request.httpMethod ?? (body == nil ? "GET" : "POST") }
+
+    private func exchange(reader: inout ResponseReader) throws -> Outcome {
         guard let host = url.host, !host.isEmpty else { throw URLError(.badURL, reason: "no host in \(url)") }
         let port = url.port ?? 80
-        try connection.open(host: host.trimmingCharacters(in: CharacterSet(charactersIn: "[]")), port: port)
-        let method = request.httpMethod ?? (body == nil ? "GET" : "POST")
+        if !connection.isOpen {
+            try connection.open(host: host.trimmingCharacters(in: CharacterSet(charactersIn: "[]")), port: port)
+        }
         let framing: HTTP1RequestHead.Framing =
             body == nil ? .none : length.map(HTTP1RequestHead.Framing.length) ?? .chunked
         let expectsContinue =
@@ -47,10 +86,9 @@ struct DirectExchange {
                 ?? ((length ?? Int64.max) >= Self.expectContinueThreshold))
         let head = try HTTP1RequestHead(
             method: method, url: url, fields: request.allHTTPHeaderFields ?? [:], extraFields: extraHeaders,
-            framing: framing, expectsContinue: expectsContinue)
+            framing: framing, expectsContinue: expectsContinue, keepsAlive: keepsAlive)
         try head.bytes.withUnsafeBytes { try connection.sendAll($0) }
 
-        var reader = ResponseReader(connection: connection, method: method, context: context)
         if let body {
             defer { body.close() }
             var mayContinue = true
@@ -62,7 +100,9 @@ struct DirectExchange {
                 try send(body, reader: &reader)
             }
         }
-        return try reader.readResponse(url: url)
+        let response = try reader.readResponse(url: url)
+        return Outcome(
+            response: response, leavesConnectionReusable: keepsAlive && reader.parser.leavesConnectionReusable)
     }
 
     /// Streams the body until it ends, or until the server answers or closes.
@@ -132,7 +172,7 @@ struct DirectExchange {
 /// Reads the response from the connection into an ``HTTP1ResponseParser``, reporting the
 /// body's download progress as it arrives. A call that downloads to a file gets the final
 /// response's body written there as it comes, so it is never in memory.
-private struct ResponseReader {
+struct ResponseReader {
     let connection: SocketConnection
     let context: TransportContext
     var parser: HTTP1ResponseParser
@@ -240,7 +280,7 @@ struct HTTP1RequestHead {
 
     init(
         method: String, url: URL, fields: [String: String], extraFields: [String: String], framing: Framing,
-        expectsContinue: Bool
+        expectsContinue: Bool, keepsAlive: Bool = false
     ) throws(WebServiceError) {
         try HeaderValidation.check(fields)
         try HeaderValidation.check(extraFields)
@@ -270,7 +310,8 @@ struct HTTP1RequestHead {
         case .chunked: text += "Transfer-Encoding: chunked\r\n"
         }
         if expectsContinue { text += "Expect: 100-continue\r\n" }
-        text += "Connection: close\r\n\r\n"
+        // HTTP/1.1 connections persist unless a side says `close` (RFC 9112 §9.3).
+        text += keepsAlive ? "\r\n" : "Connection: close\r\n\r\n"
         bytes = Array(text.utf8)
     }
 }

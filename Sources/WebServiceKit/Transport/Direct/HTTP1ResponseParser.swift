@@ -4,6 +4,19 @@ import Foundation
 struct HTTP1ResponseHead: Sendable, Equatable {
     var statusCode: Int
     var headers: HTTPHeaders
+    /// `HTTP/1.1` or `HTTP/1.0`.
+    var version = "HTTP/1.1"
+
+    /// Whether the server keeps the connection open after this response (RFC 9112 §9.3): HTTP/1.1
+    /// without the `close` connection option.
+    var keepsConnectionOpen: Bool {
+        version == "HTTP/1.1"
+            && !headers.values(for: "Connection").contains { value in
+                value.split(separator: ",").contains {
+                    $0.trimmingCharacters(in: .whitespaces).lowercased() == "close"
+                }
+            }
+    }
 }
 
 /// Why a response could not be read.
@@ -43,6 +56,8 @@ struct HTTP1ResponseParser {
     private var buffer: [UInt8] = []
     private var position = 0
     private var state = State.head
+    /// The body ran until the connection closed, so the connection cannot be reused.
+    private var readUntilClose = false
     private(set) var head: HTTP1ResponseHead?
     /// The final response's `Content-Length`, when that is what delimits its body.
     private(set) var bodyLength: Int?
@@ -74,6 +89,17 @@ struct HTTP1ResponseParser {
         return false
     }
 
+    /// Whether the connection can carry another request now (RFC 9112 §9.3): the response is
+    /// complete, delimited by its framing rather than by the connection closing, the server
+    /// keeps the connection open, and nothing came after the response.
+    var leavesConnectionReusable: Bool {
+        guard isComplete, !readUntilClose, position == buffer.count, let head else { return false }
+        return head.keepsConnectionOpen
+    }
+
+    /// Whether any byte of a response has arrived.
+    private(set) var hasReceivedBytes = false
+
     /// Takes more bytes and returns the heads they completed, in order.
     mutating func feed(_ bytes: some Sequence<UInt8>) throws(HTTP1ParseError) -> [Event] {
         if position > 0, position == buffer.count {
@@ -81,6 +107,7 @@ struct HTTP1ResponseParser {
             position = 0
         }
         buffer.append(contentsOf: bytes)
+        if buffer.count > position { hasReceivedBytes = true }
         var events: [Event] = []
         while try step(&events) {}
         if position > 64 * 1024 {
@@ -94,7 +121,9 @@ struct HTTP1ResponseParser {
     mutating func finish() throws(HTTP1ParseError) {
         switch state {
         case .done: return
-        case .untilClose: state = .done
+        case .untilClose:
+            state = .done
+            readUntilClose = true
         case .head:
             throw HTTP1ParseError(
                 buffer.count == position
@@ -249,6 +278,6 @@ struct HTTP1ResponseParser {
             let value = String(decoding: line[(colon + 1)...], as: UTF8.self).trimmingCharacters(in: .whitespaces)
             fields.append(HTTPHeaders.Field(name: name, value: value))
         }
-        return HTTP1ResponseHead(statusCode: statusCode, headers: HTTPHeaders(fields))
+        return HTTP1ResponseHead(statusCode: statusCode, headers: HTTPHeaders(fields), version: String(parts[0]))
     }
 }

@@ -18,10 +18,14 @@ import Foundation
 ///
 /// Every wait polls the socket together with a pipe that `cancel()` writes to, so a cancelled or
 /// expired exchange never hangs in a system call.
-final class SocketConnection: @unchecked Sendable {  // `descriptor` is used by one thread; `wake` is safe to share
+// `descriptor` and `deadline` are used by one thread at a time (a pooled connection changes hands
+// under the pool's lock); `wake` is safe to share.
+final class SocketConnection: @unchecked Sendable {
     private var descriptor: Int32 = -1
     private let wake: (read: Int32, write: Int32)
-    private let deadline: DispatchTime?
+    /// When the current exchange must be done; set anew for each exchange on a kept-alive
+    /// connection.
+    var deadline: DispatchTime?
     private let cancelled = Locked(false)
 
     /// Why the connection wrote no more: the peer closed or reset it.
@@ -49,7 +53,18 @@ final class SocketConnection: @unchecked Sendable {  // `descriptor` is used by 
         _ = write(wake.write, &byte, 1)
     }
 
-    private var isCancelled: Bool { cancelled.current }
+    var isCancelled: Bool { cancelled.current }
+
+    /// Whether the socket is connected.
+    var isOpen: Bool { descriptor >= 0 }
+
+    /// Whether an idle kept-alive connection can take a request: nothing to read (a server that
+    /// closed it, or sent something unasked, makes it readable) and no error or hang-up.
+    var isIdleAndOpen: Bool {
+        guard descriptor >= 0, !isCancelled else { return false }
+        var entry = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+        return poll(&entry, 1, 0) == 0
+    }
 
     /// Connects to the first address of `host` that accepts.
     func open(host: String, port: Int) throws(URLError) {
