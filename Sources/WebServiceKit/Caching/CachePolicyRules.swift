@@ -33,9 +33,7 @@ struct CacheRequest: Sendable, Hashable {
     var cacheControl: CacheControl {
         let values = headers.values(for: "Cache-Control")
         guard values.isEmpty else { return CacheControl(fieldValues: values) }
-        let pragmaNoCache = headers.values(for: "Pragma").contains { value in
-            value.split(separator: ",").contains { $0.trimmingCharacters(in: .whitespaces).lowercased() == "no-cache" }
-        }
+        let pragmaNoCache = headers.listElements(for: "Pragma").contains("no-cache")
         return pragmaNoCache ? CacheControl(fieldValues: ["no-cache"]) : CacheControl()
     }
 }
@@ -289,10 +287,7 @@ extension CacheRules {
 
     /// The lowercased field names listed by the `Vary` fields of `responseHeaders`; `*` included.
     static func varyFieldNames(_ responseHeaders: HTTPHeaders) -> [String] {
-        responseHeaders.values(for: "Vary").flatMap { value in
-            value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
-                .filter { !$0.isEmpty }
-        }
+        responseHeaders.listElements(for: "Vary")
     }
 
     /// The request fields nominated by the `Vary` of `responseHeaders`, normalised, for

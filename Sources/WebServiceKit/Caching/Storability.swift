@@ -51,9 +51,6 @@ extension CacheRules {
 
     /// The lowercased field names the `Connection` fields list (RFC 9110 §7.6.1).
     static func connectionOptions(_ headers: HTTPHeaders) -> Set<String> {
-        Set(
-            headers.values(for: "Connection").flatMap { value in
-                value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
-            })
+        Set(headers.listElements(for: "Connection"))
     }
 }

@@ -49,6 +49,15 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
         fields.filter { $0.name.caseInsensitiveEquals(name) }.map(\.value)
     }
 
+    /// The elements of the comma-separated lists in every field named `name` (RFC 9110 §5.6.1),
+    /// trimmed and lowercased, empty ones left out: `Connection`, `Vary`, codings.
+    func listElements(for name: String) -> [String] {
+        values(for: name).flatMap { value in
+            value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+                .filter { !$0.isEmpty }
+        }
+    }
+
     /// Whether a field named `name` is present.
     public func contains(_ name: String) -> Bool { fields.contains { $0.name.caseInsensitiveEquals(name) } }
 

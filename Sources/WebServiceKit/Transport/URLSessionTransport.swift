@@ -69,9 +69,9 @@ public final class URLSessionTransport: WebServiceTransport {
     deinit { session.finishTasksAndInvalidate() }
 
     public func send(_ request: URLRequest, context: TransportContext) async throws -> TransportResponse {
-        if let direct, direct.handles(request, context: context) {
+        if let direct, let route = direct.route(for: request, context: context) {
             do {
-                return try await direct.send(request, context: context)
+                return try await direct.send(request, context: context, route: route)
             } catch is DirectTransport.EncodedResponse {
                 // A GET or HEAD answered with a content coding: the session decodes it.
             }

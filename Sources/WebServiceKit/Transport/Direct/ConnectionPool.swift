@@ -55,7 +55,4 @@ final class ConnectionPool: Sendable {
         }
         _ = dropped  // closed here, outside the lock
     }
-
-    /// The number of idle connections to `origin`, for tests.
-    func idleCount(for origin: String) -> Int { idle.withLock { $0[origin]?.count ?? 0 } }
 }

@@ -34,7 +34,7 @@ struct DirectExchange {
     var keepsAlive = false
 
     /// What an exchange on a kept-alive connection gives back.
-    struct Outcome {
+    struct Outcome: Sendable {
         var response: TransportResponse
         /// Whether the connection can carry the next request.
         var leavesConnectionReusable: Bool

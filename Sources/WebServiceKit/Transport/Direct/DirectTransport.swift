@@ -53,13 +53,21 @@ final class DirectTransport: Sendable {
         proxyConfigured = !(configuration.connectionProxyDictionary ?? [:]).isEmpty
     }
 
-    /// Whether this path carries `request`.
-    func handles(_ request: URLRequest, context: TransportContext) -> Bool {
-        guard request.httpBodyStream != nil || context.download != nil || Self.keepsAlive(request),
-            let url = request.url, url.scheme?.lowercased() == "http",
-            let host = url.host, !host.isEmpty, !proxyConfigured
-        else { return false }
-        return !proxyEnvironment.appliesTo(host: host)
+    /// How this path carries a request.
+    enum Route {
+        /// A GET or HEAD without a body, on a kept-alive connection.
+        case keptAlive
+        /// A streamed body or a download to a file, on a connection and a thread of its own.
+        case ownConnection
+    }
+
+    /// How this path carries `request`; `nil` when the session should.
+    func route(for request: URLRequest, context: TransportContext) -> Route? {
+        guard let url = request.url, url.scheme?.lowercased() == "http", let host = url.host, !host.isEmpty,
+            !proxyConfigured, !proxyEnvironment.appliesTo(host: host)
+        else { return nil }
+        if request.httpBodyStream != nil || context.download != nil { return .ownConnection }
+        return Self.keepsAlive(request) ? .keptAlive : nil
     }
 
     /// Whether `request` goes over a kept-alive connection: a GET or HEAD without a body, whose
@@ -72,11 +80,10 @@ final class DirectTransport: Sendable {
         return accepted.trimmingCharacters(in: .whitespaces).lowercased() == "identity"
     }
 
-    func send(_ request: URLRequest, context: TransportContext) async throws -> TransportResponse {
+    /// Sends `request` the way ``route(for:context:)`` chose.
+    func send(_ request: URLRequest, context: TransportContext, route: Route) async throws -> TransportResponse {
         guard let url = request.url else { throw URLError(.badURL) }
-        if context.download == nil, Self.keepsAlive(request) {
-            return try await sendKeptAlive(request, url: url, context: context)
-        }
+        if route == .keptAlive { return try await sendKeptAlive(request, url: url, context: context) }
         // A streamed body, a body in memory (a download call may send one), or none.
         let body = request.httpBodyStream ?? request.httpBody.map { InputStream(data: $0) }
         let length = request.httpBodyStream != nil ? context.uploadLength : request.httpBody.map { Int64($0.count) }
@@ -87,17 +94,12 @@ final class DirectTransport: Sendable {
             DirectExchange(
                 request: request, url: url, body: body, length: length, extraHeaders: extra, context: context,
                 connection: connection))
-        let response = try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation {
-                (continuation: CheckedContinuation<TransportResponse, any Error>) in
-                let thread = Thread {
-                    continuation.resume(with: Result { try exchange.value.run() })
-                }
-                thread.name = "WebServiceKit.direct"
-                thread.start()
-            }
-        } onCancel: {
-            connection.cancel()
+        let response = try await blocking(cancelling: connection) { work in
+            let thread = Thread(block: work)
+            thread.name = "WebServiceKit.direct"
+            thread.start()
+        } run: {
+            try exchange.value.run()
         }
         cookies?.store(from: response.headers, for: url)
         return response
@@ -123,13 +125,10 @@ final class DirectTransport: Sendable {
                     connection: connection.socket, keepsAlive: true))
             let outcome: DirectExchange.Outcome
             do {
-                outcome = try await withTaskCancellationHandler {
-                    try await withCheckedThrowingContinuation {
-                        (continuation: CheckedContinuation<DirectExchange.Outcome, any Error>) in
-                        connection.queue.async { continuation.resume(with: Result { try exchange.value.exchange() }) }
-                    }
-                } onCancel: {
-                    connection.socket.cancel()
+                outcome = try await blocking(cancelling: connection.socket) {
+                    connection.queue.async(execute: $0)
+                } run: {
+                    try exchange.value.exchange()
                 }
             } catch is DirectExchange.StaleConnection {
                 continue
@@ -137,13 +136,27 @@ final class DirectTransport: Sendable {
             if outcome.leavesConnectionReusable, !connection.socket.isCancelled { pool.put(connection, for: origin) }
             let response = outcome.response
             cookies?.store(from: response.headers, for: url)
-            let codings = response.headers.values(for: "Content-Encoding").flatMap { $0.split(separator: ",") }
             if !response.body.isEmpty,
-                codings.contains(where: { $0.trimmingCharacters(in: .whitespaces).lowercased() != "identity" })
+                response.headers.listElements(for: "Content-Encoding").contains(where: { $0 != "identity" })
             {
                 throw EncodedResponse()
             }
             return response
+        }
+    }
+
+    /// Runs the blocking `work` on the thread `start` gives it, and waits for it without blocking
+    /// the task; cancelling the task cancels `connection`, which ends any wait of `work` at once.
+    private func blocking<Result: Sendable>(
+        cancelling connection: SocketConnection, start: (@escaping @Sendable () -> Void) -> Void,
+        run work: @escaping @Sendable () throws -> Result
+    ) async throws -> Result {
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Result, any Error>) in
+                start { continuation.resume(with: Swift.Result { try work() }) }
+            }
+        } onCancel: {
+            connection.cancel()
         }
     }
 

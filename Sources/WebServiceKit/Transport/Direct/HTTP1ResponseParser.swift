@@ -10,12 +10,7 @@ struct HTTP1ResponseHead: Sendable, Equatable {
     /// Whether the server keeps the connection open after this response (RFC 9112 §9.3): HTTP/1.1
     /// without the `close` connection option.
     var keepsConnectionOpen: Bool {
-        version == "HTTP/1.1"
-            && !headers.values(for: "Connection").contains { value in
-                value.split(separator: ",").contains {
-                    $0.trimmingCharacters(in: .whitespaces).lowercased() == "close"
-                }
-            }
+        version == "HTTP/1.1" && !headers.listElements(for: "Connection").contains("close")
     }
 }
 
@@ -196,9 +191,7 @@ struct HTTP1ResponseParser {
     /// §6.3: how the final response's body is delimited.
     private mutating func bodyState(for head: HTTP1ResponseHead) throws(HTTP1ParseError) -> State {
         if isHeadRequest || head.statusCode == 204 || head.statusCode == 304 { return .done }
-        let codings = head.headers.values(for: "Transfer-Encoding").flatMap { $0.split(separator: ",") }
-            .map { $0.trimmingCharacters(in: .whitespaces).lowercased() }.filter { !$0.isEmpty }
-        if let last = codings.last {
+        if let last = head.headers.listElements(for: "Transfer-Encoding").last {
             // §6.3 item 4: chunked last means chunked framing; any other coding reads until close.
             return last == "chunked" ? .chunkSize : .untilClose
         }
