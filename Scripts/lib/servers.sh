@@ -12,6 +12,7 @@ log() { printf '[%s] %s\n' "$(basename "$0")" "$*" >&2; }
 MULTIPART_VENV="$REPO_ROOT/.venv-multipart"
 ODATA_VENV="$REPO_ROOT/.venv-odata"
 JSONRPC_VENV="$REPO_ROOT/.venv-jsonrpc"
+DIFFERENTIAL_VENV="$REPO_ROOT/.venv-differential"
 
 # Creates virtual environment $1 from requirements file $2 when missing or when the file changed.
 make_venv() {
@@ -46,6 +47,12 @@ ensure_odata_venv() {
 # The JSON-RPC server's environment: json-rpc, pinned in Tests/Servers/requirements-jsonrpc.txt.
 ensure_jsonrpc_venv() {
     make_venv "$JSONRPC_VENV" "$REPO_ROOT/Tests/Servers/requirements-jsonrpc.txt"
+}
+
+# The differential test's reference HTTP/1.1 parser: h11, pinned in
+# Tests/Servers/requirements-differential.txt.
+ensure_differential_venv() {
+    make_venv "$DIFFERENTIAL_VENV" "$REPO_ROOT/Tests/Servers/requirements-differential.txt"
 }
 
 # Prints a TCP port that is free on 127.0.0.1 now.

@@ -23,6 +23,14 @@ speaks just enough HTTP/1.1 to break it in one way per path:
                                that keep it: every other answer says Connection: close)
   /keep-alive/drop-next        as /keep-alive/peer, then closes the connection without an
                                answer when the next request on it arrives
+  /raw?b64=B&keep=K            sends the base64url bytes B exactly as given (a response of any
+                               shape, malformed on purpose); then closes the connection, or with
+                               keep=1 keeps it open for the next request (whose answer is
+                               /keep-alive/peer's)
+  /expect-417                  417 to a request that asks `Expect: 100-continue` (before its body
+                               is read); otherwise 200, {"length": body bytes, "expect": ""}
+  /headers                     200, the request's header fields as a JSON object (names in lower
+                               case)
   /count?tag=T                 JSON about the requests that carried tag=T (this one excluded):
                                {"count", "authorization": [...], "sent", "finished"}
 
@@ -33,6 +41,7 @@ many requests reached the server (bounded retries), what Authorization they carr
 Cache-Control: max-age=3600, so a cache that kept them would have had every reason to.
 """
 
+import base64
 import json
 import os
 import socket
@@ -84,6 +93,9 @@ class Handler(socketserver.BaseRequestHandler):
             name, _, value = line.partition(":")
             headers[name.strip().lower()] = value.strip()
         length = int(headers.get("content-length", "0") or "0")
+        if target.startswith("/expect-417") and headers.get("expect", "").lower() == "100-continue":
+            # Refused before the body: the client must not send it on this connection.
+            length = 0
         while len(rest) < length:
             data = self.request.recv(65536)
             if not data:
@@ -257,7 +269,22 @@ class Handler(socketserver.BaseRequestHandler):
             self.respond(302, "", extra=f"Location: /redirect-loop?n={step}{tag}\r\n")
         elif path == "/redirect-to":
             self.respond(302, "", extra=f"Location: {query.get('url', '/ok')}\r\n")
-        elif path in ("/keep-alive/peer", "/keep-alive/drop-next"):
+        elif path == "/expect-417":
+            if headers.get("expect", "").lower() == "100-continue":
+                self.respond(417, "expectation failed\n")
+            else:
+                body = {"length": int(headers.get("content-length", "0") or "0"), "expect": ""}
+                self.respond(200, json.dumps(body), "application/json")
+        elif path == "/headers":
+            self.respond(200, json.dumps(headers), "application/json", "Cache-Control: no-store\r\n")
+        elif path == "/raw":
+            data = query.get("b64", "")
+            self.send(base64.urlsafe_b64decode(data + "=" * (-len(data) % 4)))
+            if query.get("keep") == "1":
+                self.raw_then_peer = True
+                return True
+            self.request.shutdown(socket.SHUT_WR)
+        elif path in ("/keep-alive/peer", "/keep-alive/drop-next") or getattr(self, "raw_then_peer", False):
             body = json.dumps({"port": self.client_address[1], "served": self.served}).encode()
             self.send(
                 f"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: {len(body)}\r\n\r\n"
@@ -276,7 +303,8 @@ class Server(socketserver.ThreadingTCPServer):
 
 def main():
     port = int(sys.argv[1])
-    with Server(("127.0.0.1", port), Handler) as server:
+    # FAULT_SERVER_BIND=0.0.0.0 for a measure that calls 127.0.0.2, 127.0.0.3, ... as other origins.
+    with Server((os.environ.get("FAULT_SERVER_BIND", "127.0.0.1"), port), Handler) as server:
         server.serve_forever()
 
 

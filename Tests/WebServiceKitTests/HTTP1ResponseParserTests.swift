@@ -181,64 +181,243 @@ final class HTTP1ResponseParserTests: XCTestCase {
     }
 }
 
-final class HTTP1RequestHeadTests: XCTestCase {
-    private func head(
-        _ url: String, fields: [String: String] = [:], extra: [String: String] = [:],
-        framing: HTTP1RequestHead.Framing = .length(5), expects: Bool = false
-    ) throws -> String {
-        let head = try HTTP1RequestHead(
-            method: "POST", url: URL(string: url)!, fields: fields, extraFields: extra, framing: framing,
-            expectsContinue: expects)
-        return String(decoding: head.bytes, as: UTF8.self)
+/// RFC 9112's grammar, strictly: each case the issue "Trust the wire" found, and its neighbours.
+extension HTTP1ResponseParserTests {
+    private func chunked(_ chunks: String, head: String = "") -> String {
+        "HTTP/1.1 200 OK\r\n\(head)Transfer-Encoding: chunked\r\n\r\n" + chunks
     }
 
-    func testRequestLineHostAndFraming() throws {
-        XCTAssertEqual(
-            try head("http://example.com/a%20b/c?q=1%2B2&x"),
-            "POST /a%20b/c?q=1%2B2&x HTTP/1.1\r\nHost: example.com\r\nContent-Length: 5\r\nConnection: close\r\n\r\n")
-        XCTAssertEqual(
-            try head("http://127.0.0.1:8080", framing: .chunked, expects: true),
-            "POST / HTTP/1.1\r\nHost: 127.0.0.1:8080\r\nTransfer-Encoding: chunked\r\nExpect: 100-continue\r\n"
-                + "Connection: close\r\n\r\n")
-        XCTAssertTrue(try head("http://[::1]:81/x").contains("Host: [::1]:81\r\n"))
-        XCTAssertEqual(
-            try head("http://example.com/file?x=1", framing: .none),
-            "POST /file?x=1 HTTP/1.1\r\nHost: example.com\r\nConnection: close\r\n\r\n")
-    }
-
-    func testManagedFieldsAreReplacedAndSessionFieldsDoNotOverride() throws {
-        let text = try head(
-            "http://example.com/",
-            fields: ["content-length": "99", "Transfer-Encoding": "gzip", "Host": "evil", "X-A": "mine"],
-            extra: ["x-a": "session", "User-Agent": "kit"])
-        XCTAssertFalse(text.contains("99"))
-        XCTAssertFalse(text.contains("evil"))
-        XCTAssertFalse(text.contains("gzip"))
-        XCTAssertTrue(text.contains("X-A: mine\r\n"))
-        XCTAssertFalse(text.contains("session"))
-        XCTAssertTrue(text.contains("User-Agent: kit\r\n"))
-    }
-
-    func testInjectedFieldsAreRefused() {
-        XCTAssertThrowsError(try head("http://example.com/", fields: ["X": "a\r\nInjected: 1"])) { error in
-            guard case WebServiceError.invalidHeader(let name, _) = error else { return XCTFail("\(error)") }
-            XCTAssertEqual(name, "X")
+    /// The parse error `text` gives, fed whole and then byte by byte (the same one both ways).
+    private func failure(_ text: String, method: String = "GET", file: StaticString = #filePath, line: UInt = #line)
+        -> HTTP1ParseError?
+    {
+        var errors: [HTTP1ParseError] = []
+        for size in [Int.max, 1] {
+            do {
+                _ = try parse(text, method: method, pieces: size)
+                XCTFail("accepted \(text.debugDescription)", file: file, line: line)
+            } catch let error as HTTP1ParseError {
+                errors.append(error)
+            } catch {
+                XCTFail("\(error)", file: file, line: line)
+            }
         }
-        XCTAssertThrowsError(try head("http://example.com/", extra: ["X Y": "1"]))
+        XCTAssertEqual(errors.first?.kind, errors.last?.kind, text.debugDescription, file: file, line: line)
+        return errors.first
     }
-}
 
-final class ProxyEnvironmentTests: XCTestCase {
-    func testNoProxyListsHostsAndDomains() {
-        let none = ProxyEnvironment(proxy: nil, noProxy: nil)
-        XCTAssertFalse(none.appliesTo(host: "example.com"))
-        let proxied = ProxyEnvironment(proxy: "http://proxy:3128", noProxy: "localhost, .internal,10.0.0.1")
-        XCTAssertTrue(proxied.appliesTo(host: "example.com"))
-        XCTAssertFalse(proxied.appliesTo(host: "LOCALHOST"))
-        XCTAssertFalse(proxied.appliesTo(host: "api.internal"))
-        XCTAssertFalse(proxied.appliesTo(host: "internal"))
-        XCTAssertTrue(proxied.appliesTo(host: "notinternal"))
-        XCTAssertFalse(proxied.appliesTo(host: "10.0.0.1"))
-        XCTAssertFalse(ProxyEnvironment(proxy: "http://p", noProxy: "*").appliesTo(host: "anything"))
+    func testChunkSizesAreHexDigitsWithoutSignOrSpace() throws {
+        // RFC 9112 §7.1: chunk-size = 1*HEXDIG. `-5` trapped, `+5` and `-0` were accepted.
+        for size in ["-5", "+5", "-0", "+0", " 5", "0x5", "5 ", "5\t", "", "g", "5\u{0}"] {
+            let error = failure(chunked("\(size)\r\nhello\r\n0\r\n\r\n"))
+            XCTAssertEqual(error?.kind, .chunkSize, size.debugDescription)
+        }
+        let huge = failure(chunked("8000000000000000\r\nhello\r\n"))
+        XCTAssertEqual(huge?.kind, .chunkSize)
+        XCTAssertTrue(huge?.description.contains("larger than") ?? false)
+        for size in ["5", "05", "0000000000000000000005"] {
+            let parser = try parse(chunked("\(size)\r\nhello\r\n0\r\n\r\n"), close: false).parser
+            XCTAssertEqual(body(parser), "hello", size)
+        }
+        let mixed = try parse(chunked("A\r\n0123456789\r\nb\r\n0123456789a\r\n0\r\n\r\n"), close: false).parser
+        assertComplete(mixed, body: "01234567890123456789a")
+    }
+
+    private func assertComplete(_ parser: HTTP1ResponseParser, body text: String, line: UInt = #line) {
+        XCTAssertTrue(parser.isComplete, line: line)
+        XCTAssertEqual(body(parser), text, line: line)
+    }
+
+    func testChunkExtensionsFollowTheirGrammar() throws {
+        // RFC 9112 §7.1.1: *( BWS ";" BWS token [ BWS "=" BWS ( token / quoted-string ) ] ).
+        let valid = ["5;a", "5;a=b", "5 ; a = b", "5;a;b=c", "5\t;a=\"q \\\" x;y\"", "5;a=\"\""]
+        for line in valid {
+            assertComplete(try parse(chunked("\(line)\r\nhello\r\n0;end\r\n\r\n"), close: false).parser, body: "hello")
+        }
+        let invalid = ["5;", "5;=b", "5;a=", "5;a=\"open", "5;a b", "5;a=b ", "5;a=b;", "5;a=\"\u{1}\"", "5;a=b\rc", "5;é"]
+        for line in invalid {
+            XCTAssertEqual(failure(chunked("\(line)\r\nhello\r\n0\r\n\r\n"))?.kind, .chunkExtension, line.debugDescription)
+        }
+    }
+
+    func testChunkFramingNeedsCRLF() {
+        // Chunk lines are not field lines: §2.2's bare LF does not apply to them (§7.1).
+        XCTAssertEqual(failure(chunked("5\nhello\r\n0\r\n\r\n"))?.kind, .chunkSize)
+        XCTAssertEqual(failure(chunked("5\r\nhello\n0\r\n\r\n"))?.kind, .chunkData)
+        XCTAssertEqual(failure(chunked("5\r\nhelloXY0\r\n\r\n"))?.kind, .chunkData)
+        XCTAssertEqual(failure(chunked("5\r\nhello\r0\r\n\r\n"))?.kind, .chunkData)
+        let long = String(repeating: "0", count: HTTP1ResponseParser.maximumChunkLineSize + 1)
+        XCTAssertEqual(failure(chunked(long))?.kind, .chunkSize)
+    }
+
+    func testTrailersAreFieldsBoundedAndKeptApart() throws {
+        let parser = try parse(chunked("2\r\nok\r\n0\r\nX-Sum: 1\r\n  2\nX-B: b\n\n"), close: false).parser
+        assertComplete(parser, body: "ok")
+        XCTAssertEqual(parser.trailers.values(for: "x-sum"), ["1 2"])
+        XCTAssertEqual(parser.trailers.values(for: "x-b"), ["b"])
+        XCTAssertNil(parser.head?.headers["X-Sum"])
+        XCTAssertEqual(failure(chunked("2\r\nok\r\n0\r\nNo colon\r\n\r\n"))?.kind, .fieldLine)
+        XCTAssertEqual(failure(chunked("2\r\nok\r\n0\r\nX : 1\r\n\r\n"))?.kind, .fieldLine)
+        XCTAssertEqual(failure(chunked("2\r\nok\r\n0\r\nX: a\u{0}b\r\n\r\n"))?.kind, .trailerValue)
+        XCTAssertEqual(failure(chunked("2\r\nok\r\n0\r\nX: a\rb\r\n\r\n"))?.kind, .trailerValue)
+        let big = "X: " + String(repeating: "t", count: HTTP1ResponseParser.maximumHeadSize) + "\r\n\r\n"
+        XCTAssertEqual(failure(chunked("2\r\nok\r\n0\r\n" + big))?.kind, .sectionTooLarge)
+        XCTAssertEqual(failure(chunked("2\r\nok\r\n0\r\n" + String(big.dropLast(2))))?.kind, .sectionTooLarge)
+        // A trailer section cut short by the close is an error, not the end of the body.
+        XCTAssertEqual(failure(chunked("2\r\nok\r\n0\r\nX: 1\r\n"))?.kind, .cutShort)
+    }
+
+    func testTransferCodingsOtherThanChunkedFail() throws {
+        // The bytes of any other coding were handed over as the body (`gzip, chunked`) or read to
+        // the close (`foo` with a Content-Length): RFC 9112 §6.1 and §6.3 item 4.
+        let codings = [
+            "gzip, chunked", "foo", "chunked, gzip", "chunked, chunked", "identity", "chunked;q=1", "", " , ",
+        ]
+        for coding in codings {
+            let text = "HTTP/1.1 200 OK\r\nTransfer-Encoding: \(coding)\r\nContent-Length: 5\r\n\r\nhello"
+            XCTAssertEqual(failure(text)?.kind, .transferCoding, coding.debugDescription)
+        }
+        let twice = "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n"
+        XCTAssertEqual(failure(twice)?.kind, .transferCoding)
+        // Names are case-insensitive; empty list elements are ignored (RFC 9110 §5.6.1).
+        for coding in ["Chunked", "CHUNKED", "chunked ,", ", chunked"] {
+            let text = chunked("2\r\nok\r\n0\r\n\r\n").replacingOccurrences(of: ": chunked", with: ": \(coding)")
+            let parser = try parse(text, method: "GET", close: false).parser
+            assertComplete(parser, body: "ok")
+            XCTAssertTrue(parser.leavesConnectionReusable, coding)
+        }
+    }
+
+    func testTransferEncodingWithContentLengthIsChunkedAndNotReused() throws {
+        // RFC 9112 §6.3 item 3: Transfer-Encoding overrides Content-Length; the pair is a sign of
+        // smuggling, so the connection is closed after the response.
+        let parser = try parse(chunked("2\r\nok\r\n0\r\n\r\n", head: "Content-Length: 100\r\n"), method: "GET", close: false)
+            .parser
+        assertComplete(parser, body: "ok")
+        XCTAssertNil(parser.bodyLength)
+        XCTAssertFalse(parser.leavesConnectionReusable)
+    }
+
+    func testTransferEncodingInAnHTTP10ResponseFails() {
+        // RFC 9112 §6.1: the framing of an HTTP/1.0 message with Transfer-Encoding is faulty.
+        let text = "HTTP/1.0 200 OK\r\nTransfer-Encoding: chunked\r\nContent-Length: 2\r\n\r\n2\r\nok\r\n0\r\n\r\n"
+        let error = failure(text)
+        XCTAssertEqual(error?.kind, .transferCoding)
+        XCTAssertTrue(error?.description.contains("HTTP/1.0") ?? false)
+    }
+
+    func testContentLengthIsOneDecimalValue() throws {
+        // RFC 9112 §6.3 item 5; `Content-Length:` empty or `,` was read as "no length".
+        let invalid = [
+            "", ",", "1,,1", "+5", "-5", "5 5", "0x5", "5, 6", " , 5", "5,", "99999999999999999999", "5.0", "٥",
+        ]
+        for value in invalid {
+            let text = "HTTP/1.1 200 OK\r\nContent-Length: \(value)\r\n\r\nhello"
+            XCTAssertEqual(failure(text)?.kind, .contentLength, value.debugDescription)
+        }
+        XCTAssertEqual(
+            failure("HTTP/1.1 200 OK\r\nContent-Length: 5\r\nContent-Length: 05\r\n\r\nhello")?.kind, .contentLength)
+        // RFC 9110 §8.6: the same value repeated is that value.
+        for fields in ["Content-Length: 5, 5", "Content-Length: 5\r\nContent-Length: 5,5", "Content-Length: 005"] {
+            let parser = try parse("HTTP/1.1 200 OK\r\n\(fields)\r\n\r\nhello", close: false).parser
+            assertComplete(parser, body: "hello")
+        }
+        // An invalid length fails even where no body follows.
+        XCTAssertEqual(failure("HTTP/1.1 204 No Content\r\nContent-Length: x\r\n\r\n")?.kind, .contentLength)
+        XCTAssertEqual(failure("HTTP/1.1 200 OK\r\nContent-Length: ,\r\n\r\n", method: "HEAD")?.kind, .contentLength)
+    }
+
+    func testStatusLinesFollowTheGrammar() throws {
+        // RFC 9112 §4: HTTP-version SP 3DIGIT SP [ reason-phrase ]; only HTTP/1.x (§2.3).
+        let invalid = [
+            "HTTP/2.0 200 OK", "HTTP/0.9 200 OK", "HTTP/1.1 200OK", "HTTP/1.1  200 OK", "http/1.1 200 OK",
+            "HTTP/1.1 2000 OK", "HTTP/1.1 099 X", "HTTP/1.1 600 X", "HTTP/1.1 +20 X", "HTTP/1.1 200 O\u{1}K",
+            "HTTP/1.1 200\tOK", "HTTP/1.10 200 OK", "HTTP/1 200 OK", " HTTP/1.1 200 OK", "HTTP/1.1 200 OK\r",
+            "HTTP/1.1 200 O\rK", "HTTP/1.1 200 OK\u{7F}", "HTTP/1.1\t200 OK", "HTTP/1.x 200 OK",
+        ]
+        for line in invalid {
+            XCTAssertEqual(failure("\(line)\r\nContent-Length: 0\r\n\r\n")?.kind, .statusLine, line.debugDescription)
+        }
+        for line in ["HTTP/1.1 200", "HTTP/1.1 200 ", "HTTP/1.1 299 \tWhatever\t reason é"] {
+            let parser = try parse("\(line)\r\nContent-Length: 0\r\n\r\n", method: "GET", close: false).parser
+            XCTAssertTrue(parser.leavesConnectionReusable, line)
+        }
+        // A later minor version is read as HTTP/1.1 (RFC 9112 §2.3).
+        let later = try parse("HTTP/1.2 200 OK\r\nContent-Length: 0\r\n\r\n", method: "GET", close: false).parser
+        XCTAssertEqual(later.head?.version, "HTTP/1.2")
+        XCTAssertTrue(later.leavesConnectionReusable)
+    }
+
+    func testFieldLinesFollowTheGrammar() throws {
+        // RFC 9112 §5.1: no whitespace between name and colon; names are tokens (RFC 9110 §5.1).
+        let error = failure("HTTP/1.1 200 OK\r\nContent-Length : 5\r\n\r\nhello")
+        XCTAssertEqual(error?.kind, .fieldLine)
+        XCTAssertTrue(error?.description.contains("§5.1") ?? false)
+        for line in ["X\tY: 1", "Na\rme: 1", ": empty", "X\u{0}: 1", "Ünï: 1", "(x): 1"] {
+            XCTAssertEqual(failure("HTTP/1.1 200 OK\r\n\(line)\r\n\r\n")?.kind, .fieldLine, line.debugDescription)
+        }
+        // §5.2: obs-fold at the start has nothing to continue.
+        XCTAssertEqual(failure("HTTP/1.1 200 OK\r\n folded: 1\r\n\r\n")?.kind, .fieldLine)
+        // obs-fold (OWS CRLF RWS) becomes one SP; values lose SP and HTAB at their ends only.
+        let text = "HTTP/1.1 200 OK\r\nX-A: one \t\r\n\t two \r\nX-B:\u{A0}nbsp\u{A0}\r\nX-C:\r\n  \r\nContent-Length: 0\r\n\r\n"
+        let head = try parse(text, close: false).parser.head
+        XCTAssertEqual(head?.headers.values(for: "x-a"), ["one two"])
+        XCTAssertEqual(head?.headers.values(for: "x-b"), ["\u{A0}nbsp\u{A0}"])
+        XCTAssertEqual(head?.headers.values(for: "x-c"), [""])
+        // CR, NUL and other controls inside a value are left to the call pipeline's one check.
+        let raw = try parse("HTTP/1.1 200 OK\r\nX: a\rb\u{0}c\u{1}\r\nContent-Length: 0\r\n\r\n", close: false).parser
+        XCTAssertEqual(raw.head?.headers["X"], "a\rb\u{0}c\u{1}")
+    }
+
+    func testHeadSizeIsBoundedHoweverItArrives() {
+        let field = "X: " + String(repeating: "a", count: HTTP1ResponseParser.maximumHeadSize) + "\r\n"
+        // Whole (the end of the head already there) and without its end.
+        XCTAssertEqual(failure("HTTP/1.1 200 OK\r\n\(field)\r\n")?.kind, .sectionTooLarge)
+        XCTAssertEqual(failure("HTTP/1.1 200 OK\r\n\(field)")?.kind, .sectionTooLarge)
+    }
+
+    func testInterimAndBodilessResponses() throws {
+        // RFC 9110 §15.2.2: this client never asks to switch protocols.
+        XCTAssertEqual(failure("HTTP/1.1 101 Switching Protocols\r\nUpgrade: x\r\n\r\n")?.kind, .switchingProtocols)
+        // A HEAD or 304 response may carry the Transfer-Encoding a GET would have (RFC 9112 §6.1).
+        let head = try parse(
+            "HTTP/1.1 200 OK\r\nTransfer-Encoding: gzip, chunked\r\n\r\n", method: "HEAD", close: false
+        ).parser
+        XCTAssertTrue(head.leavesConnectionReusable)
+        for status in [204, 304] {
+            let text = "HTTP/1.1 \(status) X\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\nabc"
+            let parser = try parse(text, method: "GET", close: false).parser
+            XCTAssertTrue(parser.isComplete)
+            XCTAssertEqual(parser.body, [])
+            // The bytes after it are no response to anything: the connection is out of step.
+            XCTAssertFalse(parser.leavesConnectionReusable)
+        }
+        let interim = "HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 102 Processing\r\nX: y\r\n\r\nHTTP/1.1 204 No Content\r\n\r\n"
+        let parser = try parse(interim, method: "GET", pieces: 1, close: false)
+        XCTAssertEqual(parser.events, [.interim(100), .interim(102), .head(parser.parser.head!)])
+        XCTAssertTrue(parser.parser.leavesConnectionReusable)
+    }
+
+    func testConnectionPersistenceRules() throws {
+        // RFC 9112 §9.3: HTTP/1.1 persists unless `close`; HTTP/1.0's keep-alive is not honoured.
+        let cases: [(String, Bool)] = [
+            ("HTTP/1.1 200 OK\r\nConnection: keep-alive\r\nContent-Length: 0\r\n\r\n", true),
+            ("HTTP/1.1 200 OK\r\nConnection: Upgrade, CLOSE\r\nContent-Length: 0\r\n\r\n", false),
+            ("HTTP/1.1 200 OK\r\nConnection: x\r\nConnection: close\r\nContent-Length: 0\r\n\r\n", false),
+            ("HTTP/1.0 200 OK\r\nConnection: keep-alive\r\nContent-Length: 0\r\n\r\n", false),
+        ]
+        for (text, reusable) in cases {
+            XCTAssertEqual(try parse(text, method: "GET", close: false).parser.leavesConnectionReusable, reusable, text)
+        }
+        // A body framed by the close never leaves a connection to reuse.
+        let untilClose = try parse("HTTP/1.1 200 OK\r\nConnection: keep-alive\r\n\r\nall", method: "GET").parser
+        assertComplete(untilClose, body: "all")
+        XCTAssertFalse(untilClose.leavesConnectionReusable)
+    }
+
+    func testEveryErrorIsTypedAndDescribed() {
+        let error = failure(chunked("-5\r\nhello\r\n0\r\n\r\n"))
+        XCTAssertTrue(error?.description.contains("RFC 9112 §7.1") ?? false, "\(String(describing: error))")
+        XCTAssertTrue(error?.description.contains("\"-5\"") ?? false, "\(String(describing: error))")
     }
 }

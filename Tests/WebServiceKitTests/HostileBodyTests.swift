@@ -69,7 +69,12 @@ final class HostileBodyTests: XCTestCase {
                 let value = try await client.perform(WebServiceCall<String>(relativePath: "t"))
                 XCTAssertEqual(value, "ok")
             } catch {
-                guard case .decoding = error else { return XCTFail("\(error)") }
+                // A NUL in the field itself is refused before decoding (RFC 9110 §5.5).
+                switch error {
+                case .decoding: break
+                case .transport(let failure) where failure.code == .badServerResponse: break
+                default: return XCTFail("\(error)")
+                }
             }
         }
     }

@@ -356,19 +356,21 @@ struct HTTPIDLParser: SourceScanning {
         return key
     }
 
-    private mutating func parseType() throws(IDLError) -> HTTPIDLFile.TypeExpression {
+    /// A type; `depth` counts the `ARRAY<`/`DICT<` around it, at most ``IDLNesting/maximumDepth``.
+    private mutating func parseType(depth: Int = 0) throws(IDLError) -> HTTPIDLFile.TypeExpression {
         let (name, start) = try expectWord("a type")
+        if name == "ARRAY" || name == "DICT", depth >= IDLNesting.maximumDepth { throw IDLNesting.tooDeep(at: start) }
         switch name {
         case "ARRAY":
             try expect("<", "'<' after ARRAY")
-            let element = try parseType()
+            let element = try parseType(depth: depth + 1)
             try expect(">", "'>' to close ARRAY<…>")
             return .array(element)
         case "DICT":
             try expect("<", "'<' after DICT")
-            let key = try parseType()
+            let key = try parseType(depth: depth + 1)
             try expect(",", "',' between the DICT's key and value types")
-            let value = try parseType()
+            let value = try parseType(depth: depth + 1)
             try expect(">", "'>' to close DICT<…>")
             return .dictionary(key: key, value: value)
         default:

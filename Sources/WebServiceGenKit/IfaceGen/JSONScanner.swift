@@ -51,13 +51,16 @@ struct JSONNode: Sendable {
 }
 
 /// A strict RFC 8259 JSON parser that remembers the line and column of every value and key,
-/// which `JSONSerialization` cannot tell. Duplicate keys in an object are an error.
+/// which `JSONSerialization` cannot tell. Duplicate keys in an object are an error, and so is
+/// nesting deeper than ``IDLNesting/maximumDepth`` arrays and objects.
 struct JSONScanner: SourceScanning {
     let scalars: [Unicode.Scalar]
     let file: String
     var index = 0
     var line = 1
     var column = 1
+    /// How many arrays and objects enclose the value being read.
+    private var depth = 0
 
     /// Parses `text`, naming `file` in locations and errors.
     static func parse(_ text: String, file: String) throws(IDLError) -> JSONNode {
@@ -95,8 +98,11 @@ struct JSONScanner: SourceScanning {
         let start = location
         guard let scalar = peek else { throw IDLError("expected a JSON value, found end of file", at: start) }
         switch scalar {
-        case "{": return try parseObject()
-        case "[": return try parseArray()
+        case "{", "[":
+            guard depth < IDLNesting.maximumDepth else { throw IDLNesting.tooDeep(at: start) }
+            depth += 1
+            defer { depth -= 1 }
+            return scalar == "{" ? try parseObject() : try parseArray()
         case "\"": return JSONNode(value: .string(try parseString()), location: start)
         case "-", "0"..."9": return JSONNode(value: .number(try parseNumber()), location: start)
         case "t", "f", "n":

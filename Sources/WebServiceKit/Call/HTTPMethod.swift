@@ -28,7 +28,7 @@ public struct HTTPMethod: RawRepresentable, Hashable, Sendable, ExpressibleByStr
     public static let connect: HTTPMethod = "CONNECT"
 
     /// Whether the method is a valid RFC 9110 `token`.
-    var isValidToken: Bool { !rawValue.isEmpty && rawValue.utf8.allSatisfy(HTTPToken.isTokenCharacter) }
+    var isValidToken: Bool { HTTPToken.isToken(rawValue) }
 
     /// Whether a request with this method carries the call's leftover argument as its body by default.
     var takesBodyByDefault: Bool { self == .post || self == .put || self == .patch }
@@ -46,7 +46,11 @@ enum HTTPToken {
         }
     }
 
-    static func isValidFieldName(_ name: String) -> Bool {
-        !name.isEmpty && name.utf8.allSatisfy(isTokenCharacter)
+    /// Whether `text` is a `token` (RFC 9110 §5.6.2): what a method (§9.1) and a field name
+    /// (§5.1) must be.
+    static func isToken(_ text: String) -> Bool {
+        !text.isEmpty && text.utf8.allSatisfy(isTokenCharacter)
     }
+
+    static func isValidFieldName(_ name: String) -> Bool { isToken(name) }
 }

@@ -31,10 +31,12 @@ extension WebServiceClient {
         // A ProgressHandler follows the upload of calls that send a body, the download otherwise.
         let sendsBody = (uploadLength ?? 0) > 0 || prepared.streamedBody != nil
         progress.start(primary: sendsBody ? .upload : .download)
+        // Every response passes the one response check before the cache or anything else sees it.
+        let checkedTransport = ResponseCheckingTransport(base: transport)
         do throws(WebServiceError) {
             let exchange = try await Exchange(
                 descriptor: descriptor, interceptors: interceptors, provider: settings.authenticationProvider,
-                transport: settings.cache.map { CachingTransport(base: transport, cache: $0) } ?? transport,
+                transport: settings.cache.map { CachingTransport(base: checkedTransport, cache: $0) } ?? checkedTransport,
                 context: TransportContext(
                     call: descriptor, uploadLength: uploadLength, progress: progress.hasHandlers ? progress : nil,
                     cacheIdentifier: prepared.cacheIdentifier, download: download,

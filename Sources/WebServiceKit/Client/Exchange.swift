@@ -45,11 +45,9 @@ struct Exchange {
             }
             var response: TransportResponse
             do throws(WebServiceError) {
-                // Interceptors and providers may have added fields since the factory checked them;
-                // without either, the factory's check stands.
-                if !interceptors.isEmpty || provider != nil {
-                    try HeaderValidation.check(sending.allHTTPHeaderFields ?? [:])
-                }
+                // The one check, after every interceptor and the provider changed the request:
+                // no transport (the cache included) sees a request that could be misread.
+                try RequestCheck.check(sending)
                 if Task.isCancelled { throw .cancelled(reason: nil) }
                 try body?.attach(to: &sending, sendCount: sendCount)
                 sendCount += 1
@@ -111,11 +109,6 @@ struct Exchange {
         let sent = log?.sent(request, attempt: attempt, streamedLength: streamedLength)
         do {
             let response = try await transport.send(request, context: context)
-            // Whatever the transport (a custom one may not know the limit), a body in memory over
-            // the limit fails the call.
-            if response.bodyFileLength == nil {
-                try context.checkBodySize(Int64(response.body.count), statusCode: response.statusCode)
-            }
             if let sent { log?.received(response, for: sent) }
             return response
         } catch {

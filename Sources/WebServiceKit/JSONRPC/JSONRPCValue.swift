@@ -12,6 +12,7 @@ import Foundation
 /// ```
 ///
 /// Numbers are kept as `Int` when they have no fractional part and fit, as `Double` otherwise.
+/// Values nest at most ``maximumDepth`` levels when they are decoded or encoded.
 public enum JSONRPCValue: Sendable, Hashable, Codable, CustomStringConvertible {
     /// `null`.
     case null
@@ -28,7 +29,22 @@ public enum JSONRPCValue: Sendable, Hashable, Codable, CustomStringConvertible {
     /// An object.
     case object([String: JSONRPCValue])
 
+    /// The deepest nesting of arrays and objects a value may have to be decoded or encoded: 256.
+    ///
+    /// Decoding and encoding go through `Codable`, which recurses once per level, so the limit is
+    /// what keeps a hostile server's `[[[[…]]]]` from exhausting the stack: 256 levels fit a
+    /// 512 KiB stack (a Task on Apple platforms) in an unoptimized build. It counts from the
+    /// root of the document being decoded, and matches `XMLValueDecoder`'s default depth.
+    /// Deeper values are a `DecodingError.dataCorrupted` (or `EncodingError.invalidValue`).
+    public static let maximumDepth = 256
+
     public init(from decoder: any Decoder) throws {
+        guard decoder.codingPath.count < Self.maximumDepth else {
+            throw DecodingError.dataCorrupted(
+                DecodingError.Context(
+                    codingPath: decoder.codingPath,
+                    debugDescription: "The value nests deeper than the maximum depth of \(Self.maximumDepth)."))
+        }
         let container = try decoder.singleValueContainer()
         if container.decodeNil() {
             self = .null
@@ -40,16 +56,24 @@ public enum JSONRPCValue: Sendable, Hashable, Codable, CustomStringConvertible {
             self = .double(double)
         } else if let string = try? container.decode(String.self) {
             self = .string(string)
-        } else if let array = try? container.decode([JSONRPCValue].self) {
-            self = .array(array)
-        } else if let object = try? container.decode([String: JSONRPCValue].self) {
-            self = .object(object)
+        } else if (try? decoder.unkeyedContainer()) != nil {
+            // Known to be an array: an error inside it (such as the depth limit) is the answer.
+            self = .array(try container.decode([JSONRPCValue].self))
+        } else if (try? decoder.container(keyedBy: AnyCodingKey.self)) != nil {
+            self = .object(try container.decode([String: JSONRPCValue].self))
         } else {
             throw DecodingError.dataCorruptedError(in: container, debugDescription: "not a JSON value")
         }
     }
 
     public func encode(to encoder: any Encoder) throws {
+        guard encoder.codingPath.count < Self.maximumDepth else {
+            throw EncodingError.invalidValue(
+                self,
+                EncodingError.Context(
+                    codingPath: encoder.codingPath,
+                    debugDescription: "The value nests deeper than the maximum depth of \(Self.maximumDepth)."))
+        }
         var container = encoder.singleValueContainer()
         switch self {
         case .null: try container.encodeNil()
@@ -60,6 +84,14 @@ public enum JSONRPCValue: Sendable, Hashable, Codable, CustomStringConvertible {
         case .array(let array): try container.encode(array)
         case .object(let object): try container.encode(object)
         }
+    }
+
+    /// Any key: to ask whether a value is an object.
+    private struct AnyCodingKey: CodingKey {
+        let stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
     }
 
     /// Encodes `value` and reads it back as a JSON value.
@@ -110,20 +142,43 @@ public enum JSONRPCValue: Sendable, Hashable, Codable, CustomStringConvertible {
     public var isNull: Bool { self == .null }
 
     /// The value as compact JSON text, object members sorted by name.
+    ///
+    /// Written with an explicit stack, so any depth of nesting is safe.
     public var description: String {
-        switch self {
-        case .null: "null"
-        case .bool(let bool): bool ? "true" : "false"
-        case .integer(let integer): String(integer)
-        case .double(let double):
-            double.isFinite ? (Int(exactly: double).map { "\($0).0" } ?? "\(double)") : "\"\(double)\""
-        case .string(let string): JSONText.quoted(string)
-        case .array(let array): "[" + array.map(\.description).joined(separator: ",") + "]"
-        case .object(let object):
-            "{"
-                + object.sorted { $0.key < $1.key }.map { JSONText.quoted($0.key) + ":" + $0.value.description }
-                .joined(separator: ",") + "}"
+        /// A piece still to write: a value, or punctuation.
+        enum Piece {
+            case value(JSONRPCValue)
+            case text(String)
         }
+        var output = ""
+        var pieces: [Piece] = [.value(self)]
+        while let piece = pieces.popLast() {
+            switch piece {
+            case .text(let text): output += text
+            case .value(.null): output += "null"
+            case .value(.bool(let bool)): output += bool ? "true" : "false"
+            case .value(.integer(let integer)): output += String(integer)
+            case .value(.double(let double)):
+                output += double.isFinite ? (Int(exactly: double).map { "\($0).0" } ?? "\(double)") : "\"\(double)\""
+            case .value(.string(let string)): output += JSONText.quoted(string)
+            case .value(.array(let array)):
+                output += "["
+                pieces.append(.text("]"))
+                for (index, element) in array.enumerated().reversed() {
+                    pieces.append(.value(element))
+                    if index > 0 { pieces.append(.text(",")) }
+                }
+            case .value(.object(let object)):
+                output += "{"
+                pieces.append(.text("}"))
+                for (index, member) in object.sorted(by: { $0.key < $1.key }).enumerated().reversed() {
+                    pieces.append(.value(member.value))
+                    pieces.append(.text(JSONText.quoted(member.key) + ":"))
+                    if index > 0 { pieces.append(.text(",")) }
+                }
+            }
+        }
+        return output
     }
 }
 

@@ -2,11 +2,11 @@
 
 extension ODataExpression {
     private func binary(_ op: BinaryOperator, _ other: ODataExpression) -> ODataExpression {
-        ODataExpression(.binary(op, node, other.node))
+        .combining([self, other]) { .binary(op, node, other.node) }
     }
 
     private func function(_ name: String, _ arguments: ODataExpression...) -> ODataExpression {
-        ODataExpression(.function(name, [node] + arguments.map(\.node)))
+        .combining([self] + arguments) { .function(name, [node] + arguments.map(\.node)) }
     }
 
     // MARK: Comparison (§5.1.1.1)
@@ -27,7 +27,7 @@ extension ODataExpression {
     public func has(_ member: ODataEnumMember) -> ODataExpression { binary(.has, .literal(member)) }
     /// `self in (a,b,c)`; written as `eq … or eq …` before OData 4.01.
     public func `in`(_ values: [any ODataLiteralConvertible]) -> ODataExpression {
-        ODataExpression(.binary(.in, node, .list(values.map { .literal($0.odataLiteral) })))
+        .combining([self]) { .binary(.in, node, .list(values.map { .literal($0.odataLiteral) })) }
     }
 
     // MARK: Logical (§5.1.1.1.9–11)
@@ -37,7 +37,7 @@ extension ODataExpression {
     /// `self or other`.
     public func or(_ other: ODataExpression) -> ODataExpression { binary(.or, other) }
     /// `not self`.
-    public var not: ODataExpression { ODataExpression(.not(node)) }
+    public var not: ODataExpression { .combining([self]) { .not(node) } }
 
     // MARK: Arithmetic (§5.1.1.2)
 
@@ -54,7 +54,7 @@ extension ODataExpression {
     /// `self mod other`.
     public func mod(_ other: ODataExpression) -> ODataExpression { binary(.mod, other) }
     /// `-self`.
-    public var negated: ODataExpression { ODataExpression(.negate(node)) }
+    public var negated: ODataExpression { .combining([self]) { .negate(node) } }
 
     // MARK: String and collection functions (§5.1.1.5, §5.1.1.7)
 
@@ -123,16 +123,20 @@ extension ODataExpression {
     // MARK: Types (§5.1.1.8)
 
     /// `cast(self,Type)`.
-    public func cast(to type: String) -> ODataExpression { ODataExpression(.cast(node, type: type, isTest: false)) }
+    public func cast(to type: String) -> ODataExpression {
+        .combining([self]) { .cast(node, type: type, isTest: false) }
+    }
     /// `isof(self,Type)`.
-    public func isOf(_ type: String) -> ODataExpression { ODataExpression(.cast(node, type: type, isTest: true)) }
+    public func isOf(_ type: String) -> ODataExpression {
+        .combining([self]) { .cast(node, type: type, isTest: true) }
+    }
 
     /// Any other function: `name(arguments…)`. The name must be an identifier or a qualified name.
     public static func function(_ name: String, _ arguments: ODataExpression...) -> ODataExpression {
         guard ODataName.isIdentifier(name) || ODataName.isQualifiedName(name) else {
             return ODataExpression(.invalid(.invalidName(name)))
         }
-        return ODataExpression(.function(name, arguments.map(\.node)))
+        return .combining(arguments) { .function(name, arguments.map(\.node)) }
     }
 
     // MARK: Lambdas (§5.1.1.13)
@@ -162,7 +166,9 @@ extension ODataExpression {
         guard case .property(let path) = node else {
             return ODataExpression(.invalid(.invalidValue("\(kind.rawValue) needs a collection property")))
         }
-        return ODataExpression(.lambda(collection: path, kind: kind, variable: variable, predicate: predicate?.node))
+        return .combining(predicate.map { [$0] } ?? []) {
+            .lambda(collection: path, kind: kind, variable: variable, predicate: predicate?.node)
+        }
     }
 }
 

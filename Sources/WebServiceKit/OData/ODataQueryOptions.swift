@@ -16,6 +16,17 @@ public struct ODataQueryOptions: Sendable, ODataQueryOptionBuilding {
     var levels: Int??
     var format: String?
     var custom: [(String, String)] = []
+    /// How many `$expand` levels the options nest: 0 without `$expand`.
+    var expandDepth = 0
+    /// An error found while the options were built, thrown when they are written.
+    var deferredError: ODataQueryError?
+
+    /// The deepest nesting of `$expand` options: 32 levels. Deeper nesting fails with
+    /// ``ODataQueryError/invalidValue(_:)`` when the query is written.
+    ///
+    /// Writing the options recurses once per level, and so does releasing them; services allow far
+    /// fewer levels (ASP.NET Core OData's `MaxExpansionDepth` is 2 by default).
+    public static let maximumExpandDepth = 32
 
     struct ExpandItem: Sendable {
         let path: String
@@ -64,10 +75,26 @@ extension ODataQueryOptionBuilding {
 
     /// `$expand`: include the related entities of a navigation property, with options of their
     /// own: `$expand=Orders($filter=Quantity gt 1;$select=Quantity;$top=2)`.
+    ///
+    /// Expands nest at most ``ODataQueryOptions/maximumExpandDepth`` levels deep; a deeper one
+    /// makes the query fail when it is written.
     public func expand(
         _ navigationPath: String, _ configure: (ODataQueryOptions) -> ODataQueryOptions = { $0 }
     ) -> Self {
-        with { $0.expand.append(.init(path: navigationPath, options: configure(ODataQueryOptions()))) }
+        with { options in
+            let nested = configure(ODataQueryOptions())
+            if let error = nested.deferredError {
+                options.deferredError = options.deferredError ?? error
+            } else if nested.expandDepth >= ODataQueryOptions.maximumExpandDepth {
+                options.deferredError =
+                    options.deferredError
+                    ?? .invalidValue(
+                        "$expand nests deeper than the maximum depth of \(ODataQueryOptions.maximumExpandDepth)")
+            } else {
+                options.expand.append(.init(path: navigationPath, options: nested))
+                options.expandDepth = max(options.expandDepth, nested.expandDepth + 1)
+            }
+        }
     }
 
     /// `$orderby`: sort by a property; call again for the next sort key.

@@ -73,6 +73,7 @@ struct ODataQueryWriter {
 
     /// The options as name/value pairs, not yet encoded.
     private func items(of options: ODataQueryOptions, nested: Bool) throws(ODataQueryError) -> [(String, String)] {
+        if let error = options.deferredError { throw error }
         var items: [(String, String)] = []
         if let filter = options.filter { items.append(("$filter", try filter.text(for: version))) }
         if !options.select.isEmpty {

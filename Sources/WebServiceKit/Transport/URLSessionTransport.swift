@@ -297,14 +297,29 @@ extension TaskExchange {
     /// Foundation on Linux as `URLError(.unknown)`, with no response left on the task. It is the
     /// connection lost mid-response, as a reset reports it and as the direct HTTP/1.1 path says:
     /// one code for a body cut short. The message is libcurl's only trace of it.
+    ///
+    /// libcurl's `CURLE_WEIRD_SERVER_REPLY` (a head it refuses to read: a NUL in a field, a line
+    /// without a colon, a broken status line) reaches Foundation the same way; it is
+    /// `.badServerResponse`, as the direct path and ``ResponseCheck`` report a broken head.
     static func normalized(_ error: any Error) -> any Error {
-        guard let error = error as? URLError, error.code == .unknown,
-            error.localizedDescription.hasPrefix("transfer closed with")
-        else { return error }
-        return URLError(
-            .networkConnectionLost,
-            userInfo: [NSLocalizedDescriptionKey: error.localizedDescription, NSUnderlyingErrorKey: error])
+        guard let error = error as? URLError, error.code == .unknown else { return error }
+        let message = error.localizedDescription
+        let code: URLError.Code
+        if message.hasPrefix("transfer closed with") {
+            code = .networkConnectionLost
+        } else if weirdServerReplies.contains(where: message.hasPrefix) {
+            code = .badServerResponse
+        } else {
+            return error
+        }
+        return URLError(code, userInfo: [NSLocalizedDescriptionKey: message, NSUnderlyingErrorKey: error])
     }
+
+    /// How libcurl words a response head it will not read (its `CURLE_WEIRD_SERVER_REPLY`).
+    private static let weirdServerReplies = [
+        "Nul byte in header", "Header without colon", "Invalid status line", "Unsupported HTTP",
+        "Weird server reply", "Invalid response header", "Too large response headers",
+    ]
 }
 
 /// The session's delegate: hands each task's callbacks to its exchange, and refuses redirects so

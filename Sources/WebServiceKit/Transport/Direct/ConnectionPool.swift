@@ -1,6 +1,18 @@
 import Dispatch
 import Foundation
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
 /// A connection kept open between requests, with the queue whose thread runs its exchanges.
 final class KeptAliveConnection: Sendable {
     let socket: SocketConnection
@@ -11,48 +23,249 @@ final class KeptAliveConnection: Sendable {
     init(_ socket: SocketConnection) { self.socket = socket }
 }
 
-/// The idle kept-alive connections of a ``DirectTransport``, by origin (host and port).
+/// The connections of a ``DirectTransport``: at most ``Limits/perOrigin`` open to one origin (host
+/// and port) and ``Limits/total`` in all, idle ones closed after ``Limits/idleTimeout``.
 ///
-/// A connection goes back only after a complete response that leaves it reusable, and comes
-/// out only if it has been idle for less than ``maximumIdleTime`` and the server has not closed
-/// it meanwhile; a server may still close it as the next request goes out, which the caller
-/// handles by sending that request again on a new connection (RFC 9112 §9.3.1).
+/// The decisions are ``ConnectionPoolState``'s; this class holds it under a lock, makes the
+/// waiting calls wait (cancellable, and failing at their deadline), closes the connections it
+/// says to close, and runs the idle timer: one action of the process's ``DeadlineScheduler``,
+/// scheduled only while idle connections exist. Idle connections are closed when it goes away.
+///
+/// A connection goes back reusable only after a complete response that leaves it so; it comes
+/// out only if the server has not closed it meanwhile (else a new one takes its place); a server
+/// may still close it as the next request goes out, which the caller handles by sending that
+/// request again on a new connection (RFC 9112 §9.3.1).
 final class ConnectionPool: Sendable {
-    private struct Idle {
-        let connection: KeptAliveConnection
-        let since: DispatchTime
-    }
+    typealias State = ConnectionPoolState<KeptAliveConnection>
+    typealias Limits = State.Limits
 
-    /// Idle connections kept per origin; more are closed.
-    static let maximumIdlePerOrigin = 16
     /// How long an idle connection is kept: less than nginx's 75 s keep-alive timeout, more
     /// than gunicorn's 2 s (whose closing shows as a readable socket, and is never used).
-    static let maximumIdleTime: UInt64 = 30 * 1_000_000_000
+    static let defaultIdleTimeout: UInt64 = 30 * 1_000_000_000
 
-    private let idle = Locked<[String: [Idle]]>([:])
+    /// Connections across origins, by default: a quarter of the process's descriptors (each
+    /// connection holds three: the socket and a wake pipe), at most 256. Until the transport
+    /// moves to an event loop, a connection in use holds a thread blocked in `poll(2)`, and
+    /// Dispatch gives its pool at most 255 threads: more connections would wait for a thread
+    /// while holding a socket. With `ulimit -n 1024` that is 85; with 256, 21.
+    static let defaultTotal: Int = {
+        var limit = rlimit()
+        #if canImport(Glibc)
+            let resource = Int32(RLIMIT_NOFILE.rawValue)
+        #else
+            let resource = RLIMIT_NOFILE
+        #endif
+        guard getrlimit(resource, &limit) == 0 else { return 64 }
+        // RLIM_INFINITY is the largest value: any limit above 3,072 gives 256.
+        return Int(min(256, max(4, UInt64(limit.rlim_cur) / 4 / 3)))
+    }()
 
-    /// The most recently used idle connection to `origin` that is still open, if any.
-    func take(for origin: String) -> KeptAliveConnection? {
-        while true {
-            guard let candidate = idle.withLock({ $0[origin]?.popLast() }) else { return nil }
-            // Read after the pop: the connection was put back before it.
-            let idleTime = DispatchTime.now().uptimeNanoseconds - candidate.since.uptimeNanoseconds
-            // Checked outside the lock: a poll(2) each. A stale one is closed when it is released.
-            if idleTime < Self.maximumIdleTime, candidate.connection.socket.isIdleAndOpen {
-                return candidate.connection
-            }
+    /// The caps for a transport made from `configuration`.
+    ///
+    /// Per origin: the configuration's `httpMaximumConnectionsPerHost`, which is 6 for
+    /// `.default` and `.ephemeral` on Linux (FoundationNetworking passes it to libcurl, the
+    /// session's own cap) and on Apple platforms: the six connections per host that browsers
+    /// open, so that the direct path loads a server no more than the session would. A value
+    /// below 1 means no cap per origin, as libcurl reads it; the total cap still applies.
+    static func limits(for configuration: URLSessionConfiguration) -> Limits {
+        let perHost = configuration.httpMaximumConnectionsPerHost
+        return Limits(perOrigin: perHost > 0 ? perHost : .max, total: defaultTotal, idleTimeout: defaultIdleTimeout)
+    }
+
+    /// A waiting call: its grant or its failure, and the continuation that takes it. Used under
+    /// the pool's lock only.
+    private final class Waiter: @unchecked Sendable {
+        var continuation: CheckedContinuation<State.Grant, any Error>?
+        var outcome: Result<State.Grant, any Error>?
+        var deadline: DeadlineScheduler.Token?
+    }
+
+    private struct Shell {
+        var state: State
+        var waiters: [State.WaiterID: Waiter] = [:]
+        var idleTimer: DeadlineScheduler.Token?
+    }
+
+    private let shell: Locked<Shell>
+    private let scheduler: DeadlineScheduler
+
+    init(limits: Limits, scheduler: DeadlineScheduler = .shared) {
+        shell = Locked(Shell(state: State(limits: limits)))
+        self.scheduler = scheduler
+    }
+
+    deinit {
+        let (idle, timer) = shell.withLock { shell in
+            defer { shell.idleTimer = nil }
+            return (shell.state.closeAllIdle(), shell.idleTimer)
+        }
+        if let timer { scheduler.cancel(timer) }
+        for connection in idle { connection.socket.close() }
+    }
+
+    var limits: Limits { shell.withLock { $0.state.limits } }
+
+    /// Open connections (idle and in use), idle ones, and waiting calls: for tests.
+    var counts: (open: Int, idle: Int, waiting: Int) {
+        shell.withLock { ($0.state.openCount, $0.state.idleCount, $0.state.waitingCount) }
+    }
+
+    /// A connection to `origin` for a GET or HEAD: the most recently used idle one that the
+    /// server has not closed, or a new one (not opened yet), once the caps allow it. Waits in
+    /// order behind earlier calls; cancelling the task or passing `deadline` ends the wait with
+    /// `URLError.cancelled` or `.timedOut`. Give it back with ``release(_:to:reusable:)``.
+    func connection(to origin: String, deadline: DispatchTime?) async throws -> KeptAliveConnection {
+        switch try await grant(for: origin, reusingIdle: true, deadline: deadline) {
+        case .reuse(let connection):
+            if connection.socket.isIdleAndOpen { return connection }
+            // The server closed it (or sent something unasked) while it was idle: a new
+            // connection takes its place.
+            connection.socket.close()
+            return try newConnection(to: origin)
+        case .open:
+            return try newConnection(to: origin)
         }
     }
 
-    /// Keeps `connection` for the next request to `origin`.
-    func put(_ connection: KeptAliveConnection, for origin: String) {
-        let dropped: Idle? = idle.withLock { table in
-            var list = table[origin, default: []]
-            list.append(Idle(connection: connection, since: .now()))
-            let oldest = list.count > Self.maximumIdlePerOrigin ? list.removeFirst() : nil
-            table[origin] = list
-            return oldest
+    /// A place for a fresh connection of the caller's own to `origin` (a streamed body or a
+    /// download), once the caps allow it, waiting as ``connection(to:deadline:)`` does; an idle
+    /// connection of the origin is closed to make room when the origin is at its cap. Give the
+    /// place back with ``releasePlace(to:)`` once the connection is closed.
+    func place(to origin: String, deadline: DispatchTime?) async throws {
+        _ = try await grant(for: origin, reusingIdle: false, deadline: deadline)
+    }
+
+    /// Takes back a connection from ``connection(to:deadline:)``: kept for the next call when
+    /// `reusable`, else closed now.
+    func release(_ connection: KeptAliveConnection, to origin: String, reusable: Bool) {
+        if !reusable { connection.socket.close() }
+        let now = DispatchTime.now().uptimeNanoseconds
+        apply(shell.withLock { $0.state.release(origin: origin, connection: reusable ? connection : nil, now: now) })
+    }
+
+    /// Gives back the place of a connection from ``place(to:deadline:)``, closed by its user.
+    func releasePlace(to origin: String) {
+        let now = DispatchTime.now().uptimeNanoseconds
+        apply(shell.withLock { $0.state.release(origin: origin, connection: nil, now: now) })
+    }
+
+    // MARK: - Waiting
+
+    private func grant(for origin: String, reusingIdle: Bool, deadline: DispatchTime?) async throws -> State.Grant {
+        let now = DispatchTime.now().uptimeNanoseconds
+        let (acquisition, actions, waiter) = shell.withLock { shell in
+            let (acquisition, actions) = shell.state.acquire(origin: origin, reusingIdle: reusingIdle, now: now)
+            var waiter: Waiter?
+            if case .waiting(let id) = acquisition {
+                waiter = Waiter()
+                shell.waiters[id] = waiter
+            }
+            return (acquisition, actions, waiter)
         }
-        _ = dropped  // closed here, outside the lock
+        apply(actions)
+        let grant: State.Grant
+        switch acquisition {
+        case .granted(let granted):
+            grant = granted
+        case .waiting(let id):
+            guard let waiter else { throw URLError(.unknown) }
+            if let deadline {
+                let seconds = deadline > .now() ? Double(deadline.uptimeNanoseconds - DispatchTime.now().uptimeNanoseconds) / 1e9 : 0
+                let token = scheduler.schedule(after: seconds) { [weak self] in
+                    self?.stopWaiting(id, with: URLError(.timedOut, reason: "no connection came free in time"))
+                }
+                let stillWaiting = shell.withLock { shell in
+                    guard shell.waiters[id] === waiter else { return false }
+                    waiter.deadline = token
+                    return true
+                }
+                if !stillWaiting { scheduler.cancel(token) }
+            }
+            grant = try await withTaskCancellationHandler {
+                try await withCheckedThrowingContinuation { continuation in
+                    let outcome: Result<State.Grant, any Error>? = shell.withLock { _ in
+                        if waiter.outcome == nil { waiter.continuation = continuation }
+                        return waiter.outcome
+                    }
+                    if let outcome { continuation.resume(with: outcome) }
+                }
+            } onCancel: {
+                stopWaiting(id, with: URLError(.cancelled))
+            }
+        }
+        // A call cancelled as it got its grant gives it back unused.
+        if Task.isCancelled {
+            switch grant {
+            case .reuse(let connection): release(connection, to: origin, reusable: true)
+            case .open: releasePlace(to: origin)
+            }
+            throw URLError(.cancelled)
+        }
+        return grant
+    }
+
+    /// Ends the wait of `id` with `error`, if it still waits.
+    private func stopWaiting(_ id: State.WaiterID, with error: any Error) {
+        let (continuation, token, actions) = shell.withLock { shell -> (CheckedContinuation<State.Grant, any Error>?, DeadlineScheduler.Token?, State.Actions?) in
+            guard let actions = shell.state.cancel(id), let waiter = shell.waiters.removeValue(forKey: id) else {
+                return (nil, nil, nil)
+            }
+            defer { waiter.continuation = nil }
+            if waiter.continuation == nil { waiter.outcome = .failure(error) }
+            return (waiter.continuation, waiter.deadline, actions)
+        }
+        if let token { scheduler.cancel(token) }
+        continuation?.resume(throwing: error)
+        if let actions { apply(actions) }
+    }
+
+    /// Does what the state said: grants to waiting calls, connections to close, the idle timer.
+    private func apply(_ actions: State.Actions) {
+        var resumes: [(CheckedContinuation<State.Grant, any Error>, State.Grant)] = []
+        var tokens: [DeadlineScheduler.Token] = []
+        if !actions.grants.isEmpty || actions.armIdleTimer != nil {
+            shell.withLock { shell in
+                for (id, grant) in actions.grants {
+                    guard let waiter = shell.waiters.removeValue(forKey: id) else { continue }
+                    if let token = waiter.deadline { tokens.append(token) }
+                    if let continuation = waiter.continuation {
+                        waiter.continuation = nil
+                        resumes.append((continuation, grant))
+                    } else {
+                        waiter.outcome = .success(grant)
+                    }
+                }
+                if let time = actions.armIdleTimer { armIdleTimer(at: time, in: &shell) }
+            }
+        }
+        for token in tokens { scheduler.cancel(token) }
+        for connection in actions.close { connection.socket.close() }
+        for (continuation, grant) in resumes { continuation.resume(returning: grant) }
+    }
+
+    /// Schedules the idle timer; under the lock, so that the state's idea of it stays true.
+    private func armIdleTimer(at time: UInt64, in shell: inout Shell) {
+        if let old = shell.idleTimer { scheduler.cancel(old) }
+        let now = DispatchTime.now().uptimeNanoseconds
+        let seconds = time > now ? Double(time - now) / 1e9 : 0
+        shell.idleTimer = scheduler.schedule(after: seconds) { [weak self] in self?.expireIdle() }
+    }
+
+    private func expireIdle() {
+        let now = DispatchTime.now().uptimeNanoseconds
+        let actions = shell.withLock { shell in
+            shell.idleTimer = nil
+            return shell.state.expireIdle(now: now)
+        }
+        apply(actions)
+    }
+
+    private func newConnection(to origin: String) throws -> KeptAliveConnection {
+        do {
+            return KeptAliveConnection(try SocketConnection(deadline: nil))
+        } catch {
+            releasePlace(to: origin)
+            throw error
+        }
     }
 }

@@ -84,7 +84,7 @@ struct DirectExchange {
             body != nil
             && (request.value(forHTTPHeaderField: "Expect").map { $0.lowercased() == "100-continue" }
                 ?? ((length ?? Int64.max) >= Self.expectContinueThreshold))
-        let head = try HTTP1RequestHead(
+        let head = HTTP1RequestHead(
             method: method, url: url, fields: request.allHTTPHeaderFields ?? [:], extraFields: extraHeaders,
             framing: framing, expectsContinue: expectsContinue, keepsAlive: keepsAlive)
         try head.bytes.withUnsafeBytes { try connection.sendAll($0) }
@@ -278,15 +278,13 @@ struct HTTP1RequestHead {
     /// Fields the connection manages itself; the request's own values of these are replaced.
     static let managedFields: Set<String> = ["host", "content-length", "transfer-encoding", "connection", "expect"]
 
+    /// Writes the head of a request that passed ``RequestCheck``; `extraFields` are the
+    /// transport's own (the session's additional fields and its cookies, which the cookie jar
+    /// keeps sendable).
     init(
         method: String, url: URL, fields: [String: String], extraFields: [String: String], framing: Framing,
         expectsContinue: Bool, keepsAlive: Bool = false
-    ) throws(WebServiceError) {
-        try HeaderValidation.check(fields)
-        try HeaderValidation.check(extraFields)
-        guard HTTPToken.isValidFieldName(method) else {
-            throw .invalidCall("\(method) is not a valid method token (RFC 9110 §9.1)")
-        }
+    ) {
         let components = URLComponents(url: url, resolvingAgainstBaseURL: true)
         let path = components?.percentEncodedPath ?? ""
         let target = (path.isEmpty ? "/" : path) + (components?.percentEncodedQuery.map { "?" + $0 } ?? "")

@@ -31,13 +31,18 @@ final class DirectTransport: Sendable {
     /// Read once, when the transport is made: building the environment's dictionary on every
     /// call would cost more than the rest of a kept-alive GET's bookkeeping.
     private let proxyEnvironment = ProxyEnvironment.current
-    private let pool = ConnectionPool()
+    /// Every connection of this path, kept-alive or not, counts against its caps
+    /// (``ConnectionPool/limits(for:)``).
+    let pool: ConnectionPool
 
     /// A response with a content coding this path does not decode: send the request through the
     /// session.
     struct EncodedResponse: Error {}
 
-    init(configuration: URLSessionConfiguration) {
+    /// A transport for `configuration`; `limits` replaces the pool's caps and idle timeout (for
+    /// tests).
+    init(configuration: URLSessionConfiguration, limits: ConnectionPool.Limits? = nil) {
+        pool = ConnectionPool(limits: limits ?? ConnectionPool.limits(for: configuration))
         // What Foundation's libcurl sends when a request has neither.
         var headers = ["Accept": "*/*", "User-Agent": "\(ProcessInfo.processInfo.processName) WebServiceKit"]
         for (name, value) in configuration.httpAdditionalHeaders ?? [:] {
@@ -88,7 +93,12 @@ final class DirectTransport: Sendable {
         let body = request.httpBodyStream ?? request.httpBody.map { InputStream(data: $0) }
         let length = request.httpBodyStream != nil ? context.uploadLength : request.httpBody.map { Int64($0.count) }
         let deadline = request.timeoutInterval > 0 ? DispatchTime.now() + request.timeoutInterval : nil
+        // The connection is the call's own, and counts against the pool's caps while it is open.
+        let origin = Self.origin(of: url)
+        try await pool.place(to: origin, deadline: deadline)
+        defer { pool.releasePlace(to: origin) }
         let connection = try SocketConnection(deadline: deadline)
+        defer { connection.close() }
         let extra = extraHeaders(for: request, url: url)
         let exchange = UnsafeSendable(
             DirectExchange(
@@ -105,19 +115,22 @@ final class DirectTransport: Sendable {
         return response
     }
 
+    /// The key of `url`'s origin in the pool: host and port (the scheme is always `http` here).
+    private static func origin(of url: URL) -> String { "\(url.host?.lowercased() ?? ""):\(url.port ?? 80)" }
+
     /// A GET or HEAD over a kept-alive connection to the URL's origin: an idle one from the
-    /// pool, or a new one. A pooled connection the server closed meanwhile is dropped, and the
-    /// request goes on the next one (RFC 9112 §9.3.1 lets a client retry an idempotent request
-    /// after a connection closed before any response).
+    /// pool, or a new one, once the pool's caps allow (the call waits in order until then). A
+    /// pooled connection the server closed meanwhile is dropped, and the request goes on a new
+    /// one in its place (RFC 9112 §9.3.1 lets a client retry an idempotent request after a
+    /// connection closed before any response).
     private func sendKeptAlive(_ request: URLRequest, url: URL, context: TransportContext) async throws
         -> TransportResponse
     {
-        let origin = "\(url.host ?? ""):\(url.port ?? 80)"
+        let origin = Self.origin(of: url)
         let deadline = request.timeoutInterval > 0 ? DispatchTime.now() + request.timeoutInterval : nil
         let extra = extraHeaders(for: request, url: url)
+        var connection = try await pool.connection(to: origin, deadline: deadline)
         while true {
-            let pooled = pool.take(for: origin)
-            let connection = try pooled ?? KeptAliveConnection(SocketConnection(deadline: nil))
             connection.socket.deadline = deadline
             let exchange = UnsafeSendable(
                 DirectExchange(
@@ -125,15 +138,28 @@ final class DirectTransport: Sendable {
                     connection: connection.socket, keepsAlive: true))
             let outcome: DirectExchange.Outcome
             do {
-                outcome = try await blocking(cancelling: connection.socket) {
-                    connection.queue.async(execute: $0)
+                let current = connection
+                outcome = try await blocking(cancelling: current.socket) {
+                    current.queue.async(execute: $0)
                 } run: {
                     try exchange.value.exchange()
                 }
             } catch is DirectExchange.StaleConnection {
+                // Its place goes to a new connection.
+                connection.socket.close()
+                do {
+                    connection = KeptAliveConnection(try SocketConnection(deadline: nil))
+                } catch {
+                    pool.release(connection, to: origin, reusable: false)
+                    throw error
+                }
                 continue
+            } catch {
+                pool.release(connection, to: origin, reusable: false)
+                throw error
             }
-            if outcome.leavesConnectionReusable, !connection.socket.isCancelled { pool.put(connection, for: origin) }
+            pool.release(
+                connection, to: origin, reusable: outcome.leavesConnectionReusable && !connection.socket.isCancelled)
             let response = outcome.response
             cookies?.store(from: response.headers, for: url)
             if !response.body.isEmpty,
@@ -176,23 +202,31 @@ private struct UnsafeSendable<Value>: @unchecked Sendable {
     init(_ value: Value) { self.value = value }
 }
 
-/// The session's cookie storage, used as the session would use it.
+/// The session's cookie storage, used as the session would use it, except that a cookie that
+/// could not be sent (CR, LF or NUL in it) is neither stored nor sent: one hostile `Set-Cookie`
+/// never breaks later calls to its origin (the storage is shared with the session, which may
+/// have stored one).
 private struct CookieJar: @unchecked Sendable {  // HTTPCookieStorage is thread-safe
     let storage: HTTPCookieStorage
     let policy: HTTPCookie.AcceptPolicy
 
     func header(for url: URL) -> String? {
-        guard let cookies = storage.cookies(for: url), !cookies.isEmpty else { return nil }
+        guard let cookies = storage.cookies(for: url)?.filter(\.isSendable), !cookies.isEmpty else { return nil }
         return HTTPCookie.requestHeaderFields(with: cookies)["Cookie"]
     }
 
     func store(from headers: HTTPHeaders, for url: URL) {
         guard policy != .never else { return }
-        for value in headers.values(for: "Set-Cookie") {
+        for value in headers.values(for: "Set-Cookie") where !ResponseCheck.breaksLines(value) {
             let cookies = HTTPCookie.cookies(withResponseHeaderFields: ["Set-Cookie": value], for: url)
             storage.setCookies(cookies, for: url, mainDocumentURL: nil)
         }
     }
+}
+
+extension HTTPCookie {
+    /// Whether the cookie can go into a `Cookie` field: no CR, LF or NUL in its name or value.
+    var isSendable: Bool { !ResponseCheck.breaksLines(name) && !ResponseCheck.breaksLines(value) }
 }
 
 /// The proxy settings libcurl (and so `URLSession` on Linux) reads from the environment.

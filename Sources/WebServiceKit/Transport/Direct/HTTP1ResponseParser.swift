@@ -4,27 +4,63 @@ import Foundation
 struct HTTP1ResponseHead: Sendable, Equatable {
     var statusCode: Int
     var headers: HTTPHeaders
-    /// `HTTP/1.1` or `HTTP/1.0`.
+    /// `HTTP/1.1`, `HTTP/1.0`, or another `HTTP/1.x`, read as 1.1 (RFC 9112 §2.3).
     var version = "HTTP/1.1"
 
     /// Whether the server keeps the connection open after this response (RFC 9112 §9.3): HTTP/1.1
-    /// without the `close` connection option.
+    /// (or a later 1.x) without the `close` connection option. HTTP/1.0's `keep-alive` is not
+    /// honoured: §9.3 leaves that to the recipient, and this client never asks for it.
     var keepsConnectionOpen: Bool {
-        version == "HTTP/1.1" && !headers.listElements(for: "Connection").contains("close")
+        version != "HTTP/1.0" && !headers.listElements(for: "Connection").contains("close")
     }
 }
 
 /// Why a response could not be read.
 struct HTTP1ParseError: Error, Equatable, CustomStringConvertible {
+    /// The part of the response at fault.
+    enum Kind: String, Sendable, Equatable {
+        /// The connection closed before any byte of a response.
+        case noResponse
+        /// The connection closed inside the head or the body.
+        case cutShort
+        /// The status line is not `HTTP/1.x SP 3DIGIT [SP reason-phrase]` (RFC 9112 §4).
+        case statusLine
+        /// A header or trailer field line is malformed (RFC 9112 §5).
+        case fieldLine
+        /// The head or trailer section is larger than ``HTTP1ResponseParser/maximumHeadSize``.
+        case sectionTooLarge
+        /// `Content-Length` is not one decimal length (RFC 9112 §6.3 item 5).
+        case contentLength
+        /// A transfer coding other than `chunked`, or one where it may not be (RFC 9112 §6.1).
+        case transferCoding
+        /// A chunk size line is not `1*HEXDIG [chunk-ext] CRLF`, or too large (RFC 9112 §7.1).
+        case chunkSize
+        /// A chunk extension does not follow RFC 9112 §7.1.1.
+        case chunkExtension
+        /// A chunk's data is not followed by CRLF (RFC 9112 §7.1).
+        case chunkData
+        /// A trailer field value holds a control character (RFC 9110 §5.5).
+        case trailerValue
+        /// `101 Switching Protocols`, which this client never asks for (RFC 9110 §15.2.2).
+        case switchingProtocols
+    }
+
+    let kind: Kind
     let description: String
-    init(_ description: String) { self.description = description }
+
+    init(_ kind: Kind, _ description: String) {
+        self.kind = kind
+        self.description = description
+    }
 }
 
 /// Reads one HTTP/1.1 response from bytes fed in pieces of any size, as they arrive.
 ///
 /// Interim (1xx) responses are reported and skipped; the final response's body is framed by
-/// RFC 9112 §6.3: no body for HEAD, 1xx, 204 and 304; chunked when `chunked` is the final
-/// transfer coding; else `Content-Length`; else everything until the connection closes.
+/// RFC 9112 §6.3: no body for HEAD, 204 and 304; chunked when `Transfer-Encoding` is exactly
+/// `chunked`; else `Content-Length`; else everything until the connection closes. Any other
+/// transfer coding is an error: the parser never hands over bytes it did not decode. Field values
+/// are kept as sent (trimmed of whitespace): the call pipeline checks them for every transport.
 struct HTTP1ResponseParser {
     enum Event: Equatable {
         /// An interim response (`100 Continue`, `103 Early Hints`…).
@@ -44,19 +80,30 @@ struct HTTP1ResponseParser {
         case done
     }
 
-    /// The largest head accepted (status line and fields), as servers limit request heads.
+    /// The largest head (status line and fields) or trailer section accepted, as servers limit
+    /// request heads.
     static let maximumHeadSize = 64 * 1024
+    /// The largest chunk size line accepted, extensions included.
+    static let maximumChunkLineSize = 8 * 1024
 
     private let isHeadRequest: Bool
     private var buffer: [UInt8] = []
     private var position = 0
+    /// How many bytes after `position` were searched for the end of a line or section already.
+    private var scanned = 0
     private var state = State.head
     /// The body ran until the connection closed, so the connection cannot be reused.
     private var readUntilClose = false
+    /// Both `Transfer-Encoding` and `Content-Length` framed the body: a sign of smuggling, so the
+    /// connection is not reused (RFC 9112 §6.3 item 3).
+    private var hasConflictingFraming = false
     private(set) var head: HTTP1ResponseHead?
     /// The final response's `Content-Length`, when that is what delimits its body.
     private(set) var bodyLength: Int?
     private(set) var body: [UInt8] = []
+    /// The trailer fields of a chunked body (RFC 9112 §7.1.2), read for checking and not merged
+    /// into the head.
+    private(set) var trailers = HTTPHeaders()
 
     init(requestMethod: String) {
         isHeadRequest = requestMethod.uppercased() == "HEAD"
@@ -85,10 +132,12 @@ struct HTTP1ResponseParser {
     }
 
     /// Whether the connection can carry another request now (RFC 9112 §9.3): the response is
-    /// complete, delimited by its framing rather than by the connection closing, the server
-    /// keeps the connection open, and nothing came after the response.
+    /// complete, delimited by its framing rather than by the connection closing and not by both
+    /// framing fields at once, the server keeps the connection open, and nothing came after it.
     var leavesConnectionReusable: Bool {
-        guard isComplete, !readUntilClose, position == buffer.count, let head else { return false }
+        guard isComplete, !readUntilClose, !hasConflictingFraming, position == buffer.count, let head else {
+            return false
+        }
         return head.keepsConnectionOpen
     }
 
@@ -120,10 +169,12 @@ struct HTTP1ResponseParser {
             state = .done
             readUntilClose = true
         case .head:
-            throw HTTP1ParseError(
-                buffer.count == position
-                    ? "the server closed the connection without a response" : "the response head was cut short")
-        default: throw HTTP1ParseError("the connection closed before the end of the response body")
+            if !hasReceivedBytes {
+                throw HTTP1ParseError(.noResponse, "the server closed the connection without a response")
+            }
+            throw HTTP1ParseError(.cutShort, "the response head was cut short")
+        default:
+            throw HTTP1ParseError(.cutShort, "the connection closed before the end of the response body")
         }
     }
 
@@ -131,17 +182,14 @@ struct HTTP1ResponseParser {
     private mutating func step(_ events: inout [Event]) throws(HTTP1ParseError) -> Bool {
         switch state {
         case .head:
-            guard let end = headEnd() else {
-                if buffer.count - position > Self.maximumHeadSize {
-                    throw HTTP1ParseError("the response head is larger than \(Self.maximumHeadSize) bytes")
-                }
-                return false
-            }
-            let parsed = try Self.parseHead(buffer[position..<end.start])
-            position = end.next
+            guard let end = try sectionEnd() else { return false }
+            let parsed = try Self.parseHead(buffer[position..<end.content])
+            consume(upTo: end.next)
             if (100..<200).contains(parsed.statusCode) {
-                // §15.2: a 101 would switch protocols, which this client never asks for.
-                guard parsed.statusCode != 101 else { throw HTTP1ParseError("unexpected 101 Switching Protocols") }
+                guard parsed.statusCode != 101 else {
+                    throw HTTP1ParseError(
+                        .switchingProtocols, "unexpected 101 Switching Protocols: this client asks for no upgrade")
+                }
                 events.append(.interim(parsed.statusCode))
                 return true
             }
@@ -156,8 +204,10 @@ struct HTTP1ResponseParser {
             state = remaining == count ? .done : .fixed(remaining: remaining - count)
             return false
         case .chunkSize:
-            guard let line = nextLine() else { return false }
-            state = try Self.chunkState(forSizeLine: line)
+            guard let line = try chunkSizeLine() else { return false }
+            let size = try Self.chunkSize(ofLine: line.bytes)
+            consume(upTo: line.next)
+            state = size == 0 ? .trailers : .chunkData(remaining: size)
             return true
         case .chunkData(let remaining):
             let count = min(remaining, buffer.count - position)
@@ -170,15 +220,28 @@ struct HTTP1ResponseParser {
             state = .chunkDataEnd
             return true
         case .chunkDataEnd:
-            guard let line = nextLine() else { return false }
-            guard line.isEmpty else { throw HTTP1ParseError("a chunk is longer than its size says") }
+            // chunk = chunk-size [ chunk-ext ] CRLF chunk-data CRLF (§7.1): exactly CRLF, no bare LF.
+            let available = buffer.count - position
+            if available >= 1, buffer[position] != HTTP1Bytes.cr || (available >= 2 && buffer[position + 1] != HTTP1Bytes.lf) {
+                throw HTTP1ParseError(.chunkData, "a chunk's data is not followed by CRLF (RFC 9112 §7.1)")
+            }
+            guard available >= 2 else { return false }
+            consume(upTo: position + 2)
             state = .chunkSize
             return true
         case .trailers:
-            // §7.1.2: trailer fields are read and dropped; the empty line ends the message.
-            guard let line = nextLine() else { return false }
-            if line.isEmpty { state = .done }
-            return true
+            // §7.1.2: the trailer section is fields, then the empty line that ends the message.
+            guard let end = try sectionEnd() else { return false }
+            let section = buffer[position..<end.content]
+            let fields = section.isEmpty ? [] : try Self.parseFields(Self.lines(of: section)[...])
+            for field in fields where field.value.utf8.contains(where: HTTP1Bytes.isControlOtherThanTab) {
+                // The call pipeline checks head fields only; trailers stop here (RFC 9110 §5.5).
+                throw HTTP1ParseError(.trailerValue, "the trailer field \(field.name) holds a control character")
+            }
+            trailers = HTTPHeaders(fields)
+            consume(upTo: end.next)
+            state = .done
+            return false
         case .untilClose:
             body.append(contentsOf: buffer[position...])
             position = buffer.count
@@ -188,89 +251,331 @@ struct HTTP1ResponseParser {
         }
     }
 
+    private mutating func consume(upTo next: Int) {
+        position = next
+        scanned = 0
+    }
+
     /// §6.3: how the final response's body is delimited.
     private mutating func bodyState(for head: HTTP1ResponseHead) throws(HTTP1ParseError) -> State {
+        let length = try Self.contentLength(of: head.headers)
+        // §6.3 item 1: no content whatever the fields say. A HEAD or 304 response may carry the
+        // Transfer-Encoding a GET would have had (§6.1); it frames nothing here.
         if isHeadRequest || head.statusCode == 204 || head.statusCode == 304 { return .done }
-        if let last = head.headers.listElements(for: "Transfer-Encoding").last {
-            // §6.3 item 4: chunked last means chunked framing; any other coding reads until close.
-            return last == "chunked" ? .chunkSize : .untilClose
+        if head.headers.contains("Transfer-Encoding") {
+            // §6.1: an HTTP/1.0 message with Transfer-Encoding has faulty framing.
+            guard head.version != "HTTP/1.0" else {
+                throw HTTP1ParseError(
+                    .transferCoding, "an HTTP/1.0 response with Transfer-Encoding has faulty framing (RFC 9112 §6.1)")
+            }
+            let codings = head.headers.listElements(for: "Transfer-Encoding")
+            guard codings == ["chunked"] else {
+                let list = codings.isEmpty ? "an empty list" : codings.joined(separator: ", ")
+                throw HTTP1ParseError(
+                    .transferCoding,
+                    "Transfer-Encoding \(list.prefix(80)) is not implemented: only chunked is (RFC 9112 §6.1)")
+            }
+            // §6.3 item 3: Transfer-Encoding overrides Content-Length; both is a smuggling sign.
+            hasConflictingFraming = length != nil
+            return .chunkSize
         }
-        let lengths = Set(
-            head.headers.values(for: "Content-Length").flatMap { $0.split(separator: ",") }
-                .map { $0.trimmingCharacters(in: .whitespaces) })
-        guard let first = lengths.first else { return .untilClose }
-        // §6.3 item 5: differing or invalid lengths are an unrecoverable error.
-        guard lengths.count == 1, !first.isEmpty, first.utf8.allSatisfy({ (0x30...0x39).contains($0) }),
-            let length = Int(first)
-        else { throw HTTP1ParseError("invalid Content-Length: \(head.headers.values(for: "Content-Length"))") }
+        guard let length else { return .untilClose }
         bodyLength = length
         return length == 0 ? .done : .fixed(remaining: length)
     }
 
-    private static func chunkState(forSizeLine line: ArraySlice<UInt8>) throws(HTTP1ParseError) -> State {
-        // chunk = chunk-size [ chunk-ext ] CRLF (§7.1); extensions are ignored (§7.1.1).
-        let digits = line.prefix { $0 != UInt8(ascii: ";") && $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\t") }
-        guard !digits.isEmpty, digits.count <= 15, let size = Int(String(decoding: digits, as: UTF8.self), radix: 16)
-        else { throw HTTP1ParseError("invalid chunk size line") }
-        return size == 0 ? .trailers : .chunkData(remaining: size)
+    /// `Content-Length` (RFC 9110 §8.6), `nil` when absent. Every field and every element of a
+    /// list in one must be the same 1*DIGIT, or the framing is invalid (RFC 9112 §6.3 item 5).
+    static func contentLength(of headers: HTTPHeaders) throws(HTTP1ParseError) -> Int? {
+        var length: Int?
+        var text: Substring.UTF8View?
+        for value in headers.values(for: "Content-Length") {
+            for element in value.utf8.split(separator: HTTP1Bytes.comma, omittingEmptySubsequences: false) {
+                let digits = HTTP1Bytes.trimmingWhitespace(element)
+                guard let parsed = HTTP1Bytes.decimal(digits) else {
+                    throw HTTP1ParseError(
+                        .contentLength, "invalid Content-Length \(String(value.prefix(40)).debugDescription)")
+                }
+                if let text, !text.elementsEqual(digits) {
+                    throw HTTP1ParseError(.contentLength, "differing Content-Length values")
+                }
+                text = digits
+                length = parsed
+            }
+        }
+        return length
     }
 
-    /// The end of the head: the empty line, with CRLF or (§2.2) bare LF line endings.
-    private func headEnd() -> (start: Int, next: Int)? {
-        var index = position
+    /// The next chunk size line without its CRLF, or `nil` until it is whole.
+    private mutating func chunkSizeLine() throws(HTTP1ParseError) -> (bytes: ArraySlice<UInt8>, next: Int)? {
+        let tooLong = HTTP1ParseError(.chunkSize, "a chunk size line longer than \(Self.maximumChunkLineSize) bytes")
+        var index = position + scanned
+        while index < buffer.count, buffer[index] != HTTP1Bytes.lf { index += 1 }
+        // The same limit whether the line's end is already there or not.
+        guard index - position <= Self.maximumChunkLineSize else { throw tooLong }
+        guard index < buffer.count else {
+            scanned = index - position
+            return nil
+        }
+        guard index > position, buffer[index - 1] == HTTP1Bytes.cr else {
+            throw HTTP1ParseError(.chunkSize, "a chunk size line ends with a bare LF, not CRLF (RFC 9112 §7.1)")
+        }
+        return (buffer[position..<(index - 1)], index + 1)
+    }
+
+    /// chunk = chunk-size [ chunk-ext ] CRLF (§7.1), the line without its CRLF.
+    static func chunkSize(ofLine line: ArraySlice<UInt8>) throws(HTTP1ParseError) -> Int {
+        var index = line.startIndex
+        var size = 0
+        // chunk-size = 1*HEXDIG: no sign, no space, no prefix.
+        while index < line.endIndex, let digit = HTTP1Bytes.hexValue(line[index]) {
+            let (shifted, overflow) = size.multipliedReportingOverflow(by: 16)
+            guard !overflow, shifted <= Int.max - digit else {
+                throw HTTP1ParseError(.chunkSize, "a chunk size larger than \(Int.max) bytes")
+            }
+            size = shifted + digit
+            index += 1
+        }
+        guard index > line.startIndex else {
+            throw HTTP1ParseError(
+                .chunkSize, "invalid chunk size \(Self.excerpt(line)): chunk-size = 1*HEXDIG (RFC 9112 §7.1)")
+        }
+        try checkExtensions(line[index...])
+        return size
+    }
+
+    /// chunk-ext = *( BWS ";" BWS chunk-ext-name [ BWS "=" BWS chunk-ext-val ] ) (§7.1.1), with
+    /// chunk-ext-name = token and chunk-ext-val = token / quoted-string. Extensions are then ignored.
+    static func checkExtensions(_ bytes: ArraySlice<UInt8>) throws(HTTP1ParseError) {
+        let invalid = HTTP1ParseError(
+            .chunkExtension, "invalid chunk extension \(Self.excerpt(bytes)) (RFC 9112 §7.1.1)")
+        var index = bytes.startIndex
+        let end = bytes.endIndex
+        func skipWhitespace(_ index: inout Int) {
+            while index < end, HTTP1Bytes.isWhitespace(bytes[index]) { index += 1 }
+        }
+        func skipToken(_ index: inout Int) -> Bool {
+            let start = index
+            while index < end, HTTPToken.isTokenCharacter(bytes[index]) { index += 1 }
+            return index > start
+        }
+        while index < end {
+            skipWhitespace(&index)
+            guard index < end, bytes[index] == UInt8(ascii: ";") else { throw invalid }
+            index += 1
+            skipWhitespace(&index)
+            guard skipToken(&index) else { throw invalid }
+            var next = index
+            skipWhitespace(&next)
+            guard next < end, bytes[next] == UInt8(ascii: "=") else { continue }
+            next += 1
+            skipWhitespace(&next)
+            if next < end, bytes[next] == HTTP1Bytes.quote {
+                guard let after = HTTP1Bytes.quotedStringEnd(bytes, from: next) else { throw invalid }
+                next = after
+            } else {
+                guard skipToken(&next) else { throw invalid }
+            }
+            index = next
+        }
+    }
+
+    /// Where the head or trailer section at `position` ends: `content` is the end of its last line,
+    /// `next` the first byte after its empty line (CRLF, or a bare LF as §2.2 allows). `nil` until
+    /// the whole section is buffered.
+    private mutating func sectionEnd() throws(HTTP1ParseError) -> (content: Int, next: Int)? {
+        // An empty section: the empty line at once.
+        if position < buffer.count, buffer[position] == HTTP1Bytes.lf { return (position, position + 1) }
+        if position + 1 < buffer.count, buffer[position] == HTTP1Bytes.cr, buffer[position + 1] == HTTP1Bytes.lf {
+            return (position, position + 2)
+        }
+        var index = position + scanned
         while index < buffer.count {
-            if buffer[index] == 0x0A {
-                if index + 1 < buffer.count, buffer[index + 1] == 0x0A { return (index, index + 2) }
-                if index + 2 < buffer.count, buffer[index + 1] == 0x0D, buffer[index + 2] == 0x0A {
-                    return (index, index + 3)
+            if buffer[index] == HTTP1Bytes.lf {
+                guard index + 1 < buffer.count else { break }
+                if buffer[index + 1] == HTTP1Bytes.lf { return try bounded((index, index + 2)) }
+                if buffer[index + 1] == HTTP1Bytes.cr {
+                    guard index + 2 < buffer.count else { break }
+                    if buffer[index + 2] == HTTP1Bytes.lf { return try bounded((index, index + 3)) }
                 }
             }
             index += 1
         }
+        scanned = index - position
+        // The empty line can start two bytes before the end at the earliest: past that, the section
+        // is too large however it ends (the same verdict as with its end already there).
+        if buffer.count - 2 - position > Self.maximumHeadSize { try throwTooLarge() }
         return nil
     }
 
-    /// The next line without its CRLF (or LF), or `nil` until a whole line is buffered.
-    private mutating func nextLine() -> ArraySlice<UInt8>? {
-        guard let newline = buffer[position...].firstIndex(of: 0x0A) else { return nil }
-        var end = newline
-        if end > position, buffer[end - 1] == 0x0D { end -= 1 }
-        let line = buffer[position..<end]
-        position = newline + 1
-        return line
+    private func bounded(_ end: (content: Int, next: Int)) throws(HTTP1ParseError) -> (content: Int, next: Int) {
+        if end.content - position > Self.maximumHeadSize { try throwTooLarge() }
+        return end
+    }
+
+    private func throwTooLarge() throws(HTTP1ParseError) {
+        let what = head == nil ? "head" : "trailer section"
+        throw HTTP1ParseError(.sectionTooLarge, "the response \(what) is larger than \(Self.maximumHeadSize) bytes")
+    }
+
+    /// The lines of a section without its final empty line, each without its CRLF or bare LF.
+    static func lines(of bytes: ArraySlice<UInt8>) -> [ArraySlice<UInt8>] {
+        var lines: [ArraySlice<UInt8>] = []
+        var start = bytes.startIndex
+        func append(upTo end: Int) {
+            lines.append(bytes[start..<(end > start && bytes[end - 1] == HTTP1Bytes.cr ? end - 1 : end)])
+        }
+        for index in bytes.indices where bytes[index] == HTTP1Bytes.lf {
+            append(upTo: index)
+            start = index + 1
+        }
+        append(upTo: bytes.endIndex)
+        return lines
     }
 
     /// Parses a status line and its fields (the head without its final empty line).
     static func parseHead(_ bytes: ArraySlice<UInt8>) throws(HTTP1ParseError) -> HTTP1ResponseHead {
-        var lines = bytes.split(separator: 0x0A, omittingEmptySubsequences: false).map { line in
-            line.last == 0x0D ? line.dropLast() : line
+        let lines = Self.lines(of: bytes)
+        guard let statusLine = lines.first else { throw HTTP1ParseError(.statusLine, "empty response head") }
+        let (version, statusCode) = try parseStatusLine(statusLine)
+        return HTTP1ResponseHead(
+            statusCode: statusCode, headers: HTTPHeaders(try parseFields(lines.dropFirst())), version: version)
+    }
+
+    /// status-line = HTTP-version SP status-code SP [ reason-phrase ] (§4), where HTTP-version is
+    /// `HTTP/1.` DIGIT and status-code is 3DIGIT from 100 to 599 (RFC 9110 §15). The SP before an
+    /// empty reason phrase may be missing, as many servers leave it out.
+    static func parseStatusLine(_ line: ArraySlice<UInt8>) throws(HTTP1ParseError) -> (String, Int) {
+        let bytes = Array(line)
+        let invalid = HTTP1ParseError(.statusLine, "invalid status line \(Self.excerpt(line))")
+        guard bytes.count >= 12, bytes[0..<5].elementsEqual("HTTP/".utf8), HTTP1Bytes.isDigit(bytes[5]),
+            bytes[6] == UInt8(ascii: "."), HTTP1Bytes.isDigit(bytes[7]), bytes[8] == HTTP1Bytes.space,
+            bytes[9..<12].allSatisfy(HTTP1Bytes.isDigit)
+        else { throw invalid }
+        guard bytes[5] == UInt8(ascii: "1") else {
+            throw HTTP1ParseError(.statusLine, "unsupported version \(Self.excerpt(line[..<(line.startIndex + 8)]))")
         }
-        guard !lines.isEmpty else { throw HTTP1ParseError("empty response head") }
-        let statusLine = String(decoding: lines.removeFirst(), as: UTF8.self)
-        // status-line = HTTP-version SP status-code SP [ reason-phrase ] (§4)
-        let parts = statusLine.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: false)
-        guard parts.count >= 2, parts[0].hasPrefix("HTTP/1."), parts[1].count == 3,
-            let statusCode = Int(parts[1]), (100...999).contains(statusCode)
-        else { throw HTTP1ParseError("invalid status line: \(statusLine.prefix(80))") }
-        var fields: [HTTPHeaders.Field] = []
+        let statusCode = bytes[9..<12].reduce(0) { $0 * 10 + Int($1 - UInt8(ascii: "0")) }
+        guard (100...599).contains(statusCode) else {
+            throw HTTP1ParseError(.statusLine, "status code \(statusCode) is outside 100–599 (RFC 9110 §15)")
+        }
+        if bytes.count > 12 {
+            // reason-phrase = 1*( HTAB / SP / VCHAR / obs-text )
+            guard bytes[12] == HTTP1Bytes.space, !bytes[13...].contains(where: HTTP1Bytes.isControlOtherThanTab) else {
+                throw invalid
+            }
+        }
+        return (String(decoding: bytes[0..<8], as: UTF8.self), statusCode)
+    }
+
+    /// field-line = field-name ":" OWS field-value OWS (§5), with obs-fold (§5.2) replaced by one
+    /// SP. Values are not checked here: the call pipeline does that for every transport.
+    static func parseFields(_ lines: ArraySlice<ArraySlice<UInt8>>) throws(HTTP1ParseError) -> [HTTPHeaders.Field] {
+        var names: [ArraySlice<UInt8>] = []
+        var values: [ArraySlice<UInt8>] = []
         for line in lines {
-            if let first = line.first, first == 0x20 || first == 0x09 {
-                // §5.2: obs-fold in a response is replaced by a space.
-                guard let last = fields.popLast() else { throw HTTP1ParseError("a folded line before any field") }
-                let continuation = String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespaces)
-                fields.append(HTTPHeaders.Field(name: last.name, value: last.value + " " + continuation))
+            if let first = line.first, HTTP1Bytes.isWhitespace(first) {
+                // obs-fold = OWS CRLF RWS: a user agent replaces it with SP (§5.2).
+                guard let last = values.popLast() else {
+                    throw HTTP1ParseError(.fieldLine, "a folded line (obs-fold) before any field (RFC 9112 §5.2)")
+                }
+                values.append(HTTP1Bytes.trimmingWhitespace(last) + [HTTP1Bytes.space] + HTTP1Bytes.trimmingWhitespace(line))
                 continue
             }
             guard let colon = line.firstIndex(of: UInt8(ascii: ":")) else {
-                throw HTTP1ParseError("a header line without a colon")
+                throw HTTP1ParseError(.fieldLine, "a field line without a colon: \(Self.excerpt(line))")
             }
-            let name = String(decoding: line[line.startIndex..<colon], as: UTF8.self)
-            guard HTTPToken.isValidFieldName(name) else {
-                throw HTTP1ParseError("invalid field name: \(name.prefix(40))")
+            let name = line[..<colon]
+            guard !name.isEmpty, name.allSatisfy(HTTPToken.isTokenCharacter) else {
+                if let last = name.last, HTTP1Bytes.isWhitespace(last) {
+                    throw HTTP1ParseError(
+                        .fieldLine, "whitespace between a field name and its colon (RFC 9112 §5.1): \(Self.excerpt(line))")
+                }
+                throw HTTP1ParseError(.fieldLine, "invalid field name \(Self.excerpt(name)) (RFC 9110 §5.1)")
             }
-            let value = String(decoding: line[(colon + 1)...], as: UTF8.self).trimmingCharacters(in: .whitespaces)
-            fields.append(HTTPHeaders.Field(name: name, value: value))
+            names.append(name)
+            values.append(line[(colon + 1)...])
         }
-        return HTTP1ResponseHead(statusCode: statusCode, headers: HTTPHeaders(fields), version: String(parts[0]))
+        return zip(names, values).map { name, value in
+            HTTPHeaders.Field(
+                name: String(decoding: name, as: UTF8.self),
+                value: String(decoding: HTTP1Bytes.trimmingWhitespace(value), as: UTF8.self))
+        }
+    }
+
+    /// A short, escaped excerpt of bytes for an error message.
+    private static func excerpt(_ bytes: ArraySlice<UInt8>) -> String {
+        String(decoding: bytes.prefix(60), as: UTF8.self).debugDescription
+    }
+}
+
+/// The ASCII bytes and character classes the HTTP/1.1 grammar is written in (RFC 5234 B.1).
+enum HTTP1Bytes {
+    static let lf: UInt8 = 0x0A
+    static let cr: UInt8 = 0x0D
+    static let space: UInt8 = 0x20
+    static let tab: UInt8 = 0x09
+    static let comma = UInt8(ascii: ",")
+    static let quote = UInt8(ascii: "\"")
+
+    static func isDigit(_ byte: UInt8) -> Bool { (0x30...0x39).contains(byte) }
+
+    /// SP or HTAB: OWS, RWS and BWS are made of these (RFC 9110 §5.6.3).
+    static func isWhitespace(_ byte: UInt8) -> Bool { byte == space || byte == tab }
+
+    /// A CTL other than HTAB (NUL, CR, LF, DEL…): never in a field value or reason phrase.
+    static func isControlOtherThanTab(_ byte: UInt8) -> Bool { (byte < 0x20 && byte != tab) || byte == 0x7F }
+
+    /// HEXDIG's value, `nil` for another byte.
+    static func hexValue(_ byte: UInt8) -> Int? {
+        switch byte {
+        case 0x30...0x39: Int(byte - 0x30)
+        case 0x41...0x46: Int(byte - 0x41 + 10)
+        case 0x61...0x66: Int(byte - 0x61 + 10)
+        default: nil
+        }
+    }
+
+    /// `bytes` without leading and trailing SP and HTAB (only those: not Unicode spaces).
+    static func trimmingWhitespace<C: BidirectionalCollection>(_ bytes: C) -> C.SubSequence where C.Element == UInt8 {
+        var start = bytes.startIndex
+        var end = bytes.endIndex
+        while start < end, isWhitespace(bytes[start]) { start = bytes.index(after: start) }
+        while end > start, isWhitespace(bytes[bytes.index(before: end)]) { end = bytes.index(before: end) }
+        return bytes[start..<end]
+    }
+
+    /// 1*DIGIT as an `Int`; `nil` for anything else, an empty text, or a value past `Int.max`.
+    static func decimal<C: Collection>(_ digits: C) -> Int? where C.Element == UInt8 {
+        guard !digits.isEmpty else { return nil }
+        var value = 0
+        for byte in digits {
+            guard isDigit(byte) else { return nil }
+            let (shifted, overflow) = value.multipliedReportingOverflow(by: 10)
+            let digit = Int(byte - 0x30)
+            guard !overflow, shifted <= Int.max - digit else { return nil }
+            value = shifted + digit
+        }
+        return value
+    }
+
+    /// The index after the quoted-string that opens at `start` (RFC 9110 §5.6.4), `nil` if it is
+    /// not one: quoted-string = DQUOTE *( qdtext / quoted-pair ) DQUOTE.
+    static func quotedStringEnd(_ bytes: ArraySlice<UInt8>, from start: Int) -> Int? {
+        var index = start + 1
+        while index < bytes.endIndex {
+            let byte = bytes[index]
+            if byte == quote { return index + 1 }
+            if byte == UInt8(ascii: "\\") {
+                // quoted-pair = "\" ( HTAB / SP / VCHAR / obs-text )
+                guard index + 1 < bytes.endIndex, !isControlOtherThanTab(bytes[index + 1]) else { return nil }
+                index += 2
+                continue
+            }
+            // qdtext = HTAB / SP / %x21 / %x23-5B / %x5D-7E / obs-text
+            guard !isControlOtherThanTab(byte) else { return nil }
+            index += 1
+        }
+        return nil
     }
 }

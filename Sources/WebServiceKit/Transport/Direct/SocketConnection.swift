@@ -17,16 +17,18 @@ import Foundation
 /// `cancel()` that any thread may call to end a wait at once.
 ///
 /// Every wait polls the socket together with a pipe that `cancel()` writes to, so a cancelled or
-/// expired exchange never hangs in a system call.
+/// expired exchange never hangs in a system call. ``close()`` releases the three descriptors (the
+/// socket and the pipe's two ends) at once; the deinitializer does it for a connection never closed.
 // `descriptor` and `deadline` are used by one thread at a time (a pooled connection changes hands
-// under the pool's lock); `wake` is safe to share.
+// under the pool's lock); the pipe's descriptors are read and closed under `flags`' lock, so that
+// a late `cancel()` never writes to a descriptor number that was closed and given to another file.
 final class SocketConnection: @unchecked Sendable {
     private var descriptor: Int32 = -1
     private let wake: (read: Int32, write: Int32)
     /// When the current exchange must be done; set anew for each exchange on a kept-alive
     /// connection.
     var deadline: DispatchTime?
-    private let cancelled = Locked(false)
+    private let flags = Locked((cancelled: false, closed: false))
 
     /// Why the connection wrote no more: the peer closed or reset it.
     struct PeerClosed: Error {}
@@ -40,20 +42,35 @@ final class SocketConnection: @unchecked Sendable {
         wake = (fds[0], fds[1])
     }
 
-    deinit {
-        if descriptor >= 0 { close(descriptor) }
-        close(wake.read)
-        close(wake.write)
+    deinit { close() }
+
+    /// Closes the socket and the wake pipe now; the connection is cancelled from then on. Call it
+    /// only when no exchange uses the connection; calling it again does nothing.
+    func close() {
+        let wasClosed = flags.withLock { flags in
+            defer { flags = (cancelled: true, closed: true) }
+            return flags.closed
+        }
+        guard !wasClosed else { return }
+        if descriptor >= 0 { _ = systemClose(descriptor) }
+        descriptor = -1
+        flags.withLock { _ in
+            _ = systemClose(wake.read)
+            _ = systemClose(wake.write)
+        }
     }
 
     /// Ends every wait, now and later, with `URLError.cancelled`.
     func cancel() {
-        cancelled.withLock { $0 = true }
-        var byte: UInt8 = 1
-        _ = write(wake.write, &byte, 1)
+        flags.withLock { flags in
+            flags.cancelled = true
+            guard !flags.closed else { return }
+            var byte: UInt8 = 1
+            _ = write(wake.write, &byte, 1)
+        }
     }
 
-    var isCancelled: Bool { cancelled.current }
+    var isCancelled: Bool { flags.current.cancelled }
 
     /// Whether the socket is connected.
     var isOpen: Bool { descriptor >= 0 }
@@ -102,14 +119,14 @@ final class SocketConnection: @unchecked Sendable {
             }
             guard errno == EINPROGRESS else {
                 lastError = errno
-                close(fd)
+                _ = systemClose(fd)
                 continue
             }
             descriptor = fd
             do {
                 try wait(for: Int16(POLLOUT))
             } catch {
-                close(fd)
+                _ = systemClose(fd)
                 descriptor = -1
                 throw error
             }
@@ -118,7 +135,7 @@ final class SocketConnection: @unchecked Sendable {
             _ = getsockopt(fd, SOL_SOCKET, SO_ERROR, &failure, &length)
             if failure == 0 { return }
             lastError = failure
-            close(fd)
+            _ = systemClose(fd)
             descriptor = -1
         }
         throw URLError(
@@ -203,6 +220,17 @@ final class SocketConnection: @unchecked Sendable {
                 return false
             }
         }
+    }
+
+    /// The C library's `close(2)`, which the method ``close()`` hides.
+    private func systemClose(_ fd: Int32) -> Int32 {
+        #if canImport(Darwin)
+            Darwin.close(fd)
+        #elseif canImport(Musl)
+            Musl.close(fd)
+        #else
+            Glibc.close(fd)
+        #endif
     }
 
     /// Close-on-exec and non-blocking.

@@ -1,0 +1,46 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// The one check of a request before any transport sees it: after every interceptor, `prepare`
+/// and authentication provider has changed it, and before the cache or a transport reads it.
+///
+/// A request that passes has a method that is a token (RFC 9110 §9.1), an absolute `http` or
+/// `https` URL with a host (RFC 9110 §4.2), header names that are tokens (RFC 9110 §5.1) and
+/// header values without CR, LF, NUL or another control character but tab (RFC 9110 §5.5).
+/// Anything else could let one request be read as two on the wire (request smuggling) or end the
+/// header section early, so it fails the call with a typed error instead of being sent; transports
+/// rely on it and do not check again.
+///
+/// Foundation's `URLRequest.setValue(_:forHTTPHeaderField:)` on Linux drops a value with CR, LF or
+/// NUL without a word, so such a value set by an interceptor never reaches this check: assigning
+/// `allHTTPHeaderFields` keeps it, and is refused here.
+enum RequestCheck {
+    /// Throws the first reason `request` cannot be sent.
+    static func check(_ request: URLRequest) throws(WebServiceError) {
+        // URLRequest's method is GET unless set.
+        if let method = request.httpMethod, !HTTPToken.isToken(method) {
+            throw .invalidCall("the method \(quoted(method)) is not a token (RFC 9110 §9.1)")
+        }
+        guard let url = request.url else { throw .invalidCall("the request has no URL") }
+        switch url.scheme?.lowercased() {
+        case "http", "https": break
+        default: throw .invalidCall("\(quoted(url.absoluteString)) is not an http or https URL (RFC 9110 §4.2)")
+        }
+        guard let host = url.host, !host.isEmpty else {
+            throw .invalidCall("\(quoted(url.absoluteString)) has no host (RFC 9110 §4.2.1)")
+        }
+        if let fields = request.allHTTPHeaderFields { try HeaderValidation.check(fields) }
+    }
+
+    /// At most 80 characters of `text`, with control characters escaped: an error message never
+    /// carries a line break from a hostile value.
+    private static func quoted(_ text: String) -> String {
+        let excerpt = text.unicodeScalars.prefix(80).map { scalar in
+            scalar.value < 0x20 || scalar.value == 0x7F ? scalar.escaped(asASCII: true) : String(scalar)
+        }
+        return "\"" + excerpt.joined() + (text.unicodeScalars.count > 80 ? "…" : "") + "\""
+    }
+}

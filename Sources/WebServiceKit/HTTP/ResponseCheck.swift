@@ -1,0 +1,68 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// The one check of every response a transport hands back, whatever transport read it, before
+/// the cache stores it and before authentication, redirects, interceptors or the caller see it.
+///
+/// - A field name that is not a token (RFC 9110 §5.1), or a field value with CR, LF or NUL (RFC
+///   9110 §5.5: "a recipient … MUST either reject the message or replace each of those
+///   characters with SP"), fails the call with `URLError(.badServerResponse)`: such a value
+///   could be echoed into a later request, a log line or a cache file. Other control characters
+///   are kept, as §5.5 allows.
+/// - A `Set-Cookie` field with such a value is dropped instead (RFC 6265 §5.2 has a user agent
+///   ignore a cookie it cannot parse): one bad cookie never fails a call, and never enters a
+///   request either.
+/// - A body in memory longer than ``TransportContext/maximumBodySize`` fails the call with
+///   ``WebServiceError/responseTooLarge(limit:statusCode:)``, for a transport that does not stop
+///   reading by itself.
+enum ResponseCheck {
+    /// `response` with its unsendable `Set-Cookie` fields dropped, or the reason it cannot be used.
+    static func checked(_ response: TransportResponse, context: TransportContext) throws -> TransportResponse {
+        if response.bodyFileLength == nil {
+            try context.checkBodySize(Int64(response.body.count), statusCode: response.statusCode)
+        }
+        var dropsCookies = false
+        for field in response.headers {
+            guard HTTPToken.isToken(field.name) else {
+                throw URLError(
+                    .badServerResponse,
+                    reason: "the response has a field name that is not a token (RFC 9110 §5.1): \(excerpt(field.name))")
+            }
+            guard breaksLines(field.value) else { continue }
+            guard field.name.caseInsensitiveEquals("Set-Cookie") else {
+                throw URLError(
+                    .badServerResponse,
+                    reason: "the response field \"\(field.name)\" has CR, LF or NUL in its value (RFC 9110 §5.5)")
+            }
+            dropsCookies = true
+        }
+        guard dropsCookies else { return response }
+        var checked = response
+        checked.headers = HTTPHeaders(
+            response.headers.fields.filter { !($0.name.caseInsensitiveEquals("Set-Cookie") && breaksLines($0.value)) })
+        return checked
+    }
+
+    /// Whether `value` has CR, LF or NUL (RFC 9110 §5.5).
+    static func breaksLines(_ value: String) -> Bool {
+        value.utf8.contains { $0 == 0x0D || $0 == 0x0A || $0 == 0x00 }
+    }
+
+    /// At most 40 characters of a hostile name, its control characters escaped.
+    private static func excerpt(_ text: String) -> String {
+        "\"" + text.unicodeScalars.prefix(40).map { $0.escaped(asASCII: true) }.joined() + "\""
+    }
+}
+
+/// The stage right after the transport: every response passes ``ResponseCheck`` there, so the
+/// cache above it stores only checked responses.
+struct ResponseCheckingTransport: WebServiceTransport {
+    let base: any WebServiceTransport
+
+    func send(_ request: URLRequest, context: TransportContext) async throws -> TransportResponse {
+        try ResponseCheck.checked(try await base.send(request, context: context), context: context)
+    }
+}

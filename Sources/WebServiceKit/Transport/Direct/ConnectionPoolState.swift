@@ -1,0 +1,292 @@
+/// The bookkeeping of a ``ConnectionPool``, without any I/O: which connections are open to which
+/// origin, which of them are idle and since when, and which calls wait for one, in order.
+///
+/// Every operation takes the time as an argument (nanoseconds of a monotonic clock) and returns
+/// what the caller must do: hand a connection or a permit to open one to a waiting call, close
+/// connections, arm the idle timer. The pool applies those actions outside its lock; tests drive
+/// this type with a clock of their own. `Connection` is the pool's handle of an open connection.
+///
+/// Counting: an origin's open connections are its idle ones plus those leased to calls (a permit
+/// to open counts from the moment it is given). A call gets, in this order: the most recently
+/// used idle connection of its origin; a permit to open one when its origin is below
+/// ``Limits/perOrigin`` and the pool below ``Limits/total`` (closing the longest-idle connection of
+/// any origin first when only the total is reached); else it waits. Waiting calls of one origin
+/// are served first come, first served; when the total frees up, the earliest waiting call of any
+/// origin below its own cap goes first. A connection given back reusable goes straight to the
+/// first waiting call of its origin; one given back closed frees its place for the next call.
+struct ConnectionPoolState<Connection> {
+    /// The caps and the idle timeout.
+    struct Limits: Sendable, Equatable {
+        /// Open connections (idle and in use) per origin at most.
+        var perOrigin: Int
+        /// Open connections across origins at most.
+        var total: Int
+        /// How long a connection may stay idle before it is closed, in nanoseconds.
+        var idleTimeout: UInt64
+    }
+
+    /// A waiting call; ids grow in the order calls arrive.
+    typealias WaiterID = UInt64
+
+    /// What a call gets.
+    enum Grant {
+        /// An idle connection, to send the request on (after checking that the server did not
+        /// close it meanwhile).
+        case reuse(Connection)
+        /// A place for a new connection: open it.
+        case open
+    }
+
+    /// What ``acquire(origin:reusingIdle:now:)`` decided.
+    enum Acquisition {
+        case granted(Grant)
+        /// The call waits: it gets its grant from a later operation's ``Actions/grants``.
+        case waiting(WaiterID)
+    }
+
+    /// What the caller must do after an operation.
+    struct Actions {
+        /// Waiting calls that got a grant, in order.
+        var grants: [(waiter: WaiterID, grant: Grant)] = []
+        /// Connections to close (idle too long, or making room for another origin's call).
+        var close: [Connection] = []
+        /// Arm the idle timer for this time (nanoseconds), when it is not armed yet.
+        var armIdleTimer: UInt64?
+    }
+
+    private struct Idle {
+        let connection: Connection
+        let since: UInt64
+    }
+
+    private struct Waiter {
+        let id: WaiterID
+        /// Whether an idle connection of the origin serves it (a kept-alive GET), or it needs a
+        /// fresh one (a streamed upload or a download on a connection of its own).
+        let reusesIdle: Bool
+    }
+
+    private struct Origin {
+        /// Oldest first.
+        var idle: [Idle] = []
+        /// Leased to calls, or being opened for them.
+        var leased = 0
+        /// First come first.
+        var waiters: [Waiter] = []
+
+        var open: Int { idle.count + leased }
+    }
+
+    let limits: Limits
+    private var origins: [String: Origin] = [:]
+    private var waiterOrigins: [WaiterID: String] = [:]
+    private var nextWaiter: WaiterID = 0
+    /// Open connections across origins.
+    private(set) var openCount = 0
+    /// The time the idle timer is armed for, `nil` when it is not.
+    private var idleTimer: UInt64?
+
+    init(limits: Limits) {
+        self.limits = Limits(
+            perOrigin: max(1, limits.perOrigin), total: max(1, limits.total), idleTimeout: limits.idleTimeout)
+    }
+
+    /// Idle connections across origins.
+    var idleCount: Int { origins.values.reduce(0) { $0 + $1.idle.count } }
+    /// Calls waiting for a connection.
+    var waitingCount: Int { waiterOrigins.count }
+    /// Open connections to `origin`.
+    func openCount(for origin: String) -> Int { origins[origin]?.open ?? 0 }
+
+    /// A connection for a call to `origin`, or a place in its queue. With `reusingIdle` false
+    /// (a call that needs a fresh connection), an idle connection of the origin is closed to make
+    /// room when the origin is at its cap.
+    mutating func acquire(origin key: String, reusingIdle: Bool = true, now: UInt64) -> (
+        Acquisition, Actions
+    ) {
+        var actions = Actions()
+        // Idle connections past the timeout are closed here too: the timer may not have run yet.
+        let timeout = limits.idleTimeout
+        let expired = withOrigin(key) { Self.removeExpired(from: &$0, timeout: timeout, now: now) }
+        openCount -= expired.count
+        actions.close = expired
+        if origins[key]?.waiters.isEmpty ?? true,
+            let grant = grant(to: key, reusingIdle: reusingIdle, actions: &actions)
+        {
+            return (.granted(grant), actions)
+        }
+        nextWaiter += 1
+        let waiter = Waiter(id: nextWaiter, reusesIdle: reusingIdle)
+        withOrigin(key) { $0.waiters.append(waiter) }
+        waiterOrigins[waiter.id] = key
+        return (.waiting(waiter.id), actions)
+    }
+
+    /// Takes back a connection leased for `origin`: `connection` when it can carry another
+    /// request, `nil` when it was closed (or never opened).
+    mutating func release(origin key: String, connection: Connection?, now: UInt64) -> Actions {
+        var actions = Actions()
+        guard let leased = origins[key]?.leased, leased > 0 else { return actions }
+        if let connection {
+            let handed: Waiter? = withOrigin(key) { origin in
+                // Straight to the first call that can use it; it stays leased.
+                guard let index = origin.waiters.firstIndex(where: \.reusesIdle) else {
+                    origin.leased -= 1
+                    origin.idle.append(Idle(connection: connection, since: now))
+                    return nil
+                }
+                return origin.waiters.remove(at: index)
+            }
+            if let handed {
+                waiterOrigins[handed.id] = nil
+                actions.grants.append((handed.id, .reuse(connection)))
+            } else if idleTimer == nil {
+                idleTimer = now &+ limits.idleTimeout
+                actions.armIdleTimer = idleTimer
+            }
+        } else {
+            withOrigin(key) { $0.leased -= 1 }
+            openCount -= 1
+        }
+        serveWaiters(&actions)
+        removeIfUnused(key)
+        return actions
+    }
+
+    /// Removes a waiting call from its queue (cancelled, or its deadline passed); `nil` when it
+    /// is not waiting (any more): it was given its grant already.
+    mutating func cancel(_ waiter: WaiterID) -> Actions? {
+        guard let key = waiterOrigins.removeValue(forKey: waiter) else { return nil }
+        withOrigin(key) { $0.waiters.removeAll { $0.id == waiter } }
+        var actions = Actions()
+        // Nothing is freed, so normally no one else can go now; stay exact all the same.
+        serveWaiters(&actions)
+        removeIfUnused(key)
+        return actions
+    }
+
+    /// Closes the connections idle for the timeout or longer, when the idle timer fires;
+    /// ``Actions/armIdleTimer`` tells when to fire next (`nil`: no idle connection is left).
+    mutating func expireIdle(now: UInt64) -> Actions {
+        var actions = Actions()
+        var next: UInt64?
+        let timeout = limits.idleTimeout
+        for key in Array(origins.keys) {
+            let expired = withOrigin(key) { Self.removeExpired(from: &$0, timeout: timeout, now: now) }
+            openCount -= expired.count
+            actions.close += expired
+            if let oldest = origins[key]?.idle.first { next = min(next ?? .max, oldest.since &+ limits.idleTimeout) }
+            removeIfUnused(key)
+        }
+        idleTimer = next
+        actions.armIdleTimer = next
+        serveWaiters(&actions)
+        return actions
+    }
+
+    /// Closes every idle connection (the transport is going away).
+    mutating func closeAllIdle() -> [Connection] {
+        var closed: [Connection] = []
+        for key in Array(origins.keys) {
+            let idle = withOrigin(key) { origin in
+                defer { origin.idle = [] }
+                return origin.idle.map(\.connection)
+            }
+            openCount -= idle.count
+            closed += idle
+            removeIfUnused(key)
+        }
+        idleTimer = nil
+        return closed
+    }
+
+    // MARK: - Helpers
+
+    /// Runs `body` on the entry of `key` in place (no copy of its arrays), creating it if needed.
+    private mutating func withOrigin<Result>(_ key: String, _ body: (inout Origin) -> Result) -> Result {
+        body(&origins[key, default: Origin()])
+    }
+
+    /// Removes the idle connections of `origin` that reached the timeout; the caller counts them.
+    private static func removeExpired(from origin: inout Origin, timeout: UInt64, now: UInt64) -> [Connection] {
+        var expired: [Connection] = []
+        while let oldest = origin.idle.first, now >= oldest.since, now - oldest.since >= timeout {
+            origin.idle.removeFirst()
+            expired.append(oldest.connection)
+        }
+        return expired
+    }
+
+    /// A grant for a call to `key` if one is possible now, with the bookkeeping done.
+    private mutating func grant(to key: String, reusingIdle: Bool, actions: inout Actions) -> Grant? {
+        let perOrigin = limits.perOrigin
+        var replaced: Connection?
+        let local: Grant?? = withOrigin(key) { origin in
+            if reusingIdle, let idle = origin.idle.popLast() {
+                origin.leased += 1
+                return .reuse(idle.connection)
+            }
+            guard origin.open >= perOrigin else { return .none }  // room in the origin
+            // At the origin's cap: a call for a fresh connection may replace an idle one.
+            guard !origin.idle.isEmpty else { return .some(nil) }
+            replaced = origin.idle.removeFirst().connection
+            origin.leased += 1
+            return .some(.open)
+        }
+        if let replaced { actions.close.append(replaced) }
+        if let local { return local }
+        if openCount >= limits.total {
+            // At the total cap: close the connection idle the longest, of any origin.
+            guard let victim = longestIdle() else { return nil }
+            actions.close.append(withOrigin(victim) { $0.idle.removeFirst().connection })
+            openCount -= 1
+            if victim != key { removeIfUnused(victim) }
+        }
+        withOrigin(key) { $0.leased += 1 }
+        openCount += 1
+        return .open
+    }
+
+    /// The origin of the connection idle the longest, across origins.
+    private func longestIdle() -> String? {
+        var best: (key: String, since: UInt64)?
+        for (key, origin) in origins {
+            guard let oldest = origin.idle.first else { continue }
+            if best.map({ oldest.since < $0.since }) ?? true { best = (key, oldest.since) }
+        }
+        return best?.key
+    }
+
+    /// Gives grants to waiting calls while any can have one: the earliest waiting call whose
+    /// origin has room first.
+    private mutating func serveWaiters(_ actions: inout Actions) {
+        while !waiterOrigins.isEmpty {
+            let anyIdle = origins.values.contains { !$0.idle.isEmpty }
+            var chosen: (key: String, waiter: Waiter)?
+            for (key, origin) in origins {
+                guard let first = origin.waiters.first, chosen.map({ first.id < $0.waiter.id }) ?? true,
+                    canServe(first, of: origin, anyIdle: anyIdle)
+                else { continue }
+                chosen = (key, first)
+            }
+            guard let (key, waiter) = chosen,
+                let grant = grant(to: key, reusingIdle: waiter.reusesIdle, actions: &actions)
+            else { return }
+            withOrigin(key) { _ = $0.waiters.removeFirst() }
+            waiterOrigins[waiter.id] = nil
+            actions.grants.append((waiter.id, grant))
+        }
+    }
+
+    private func canServe(_ waiter: Waiter, of origin: Origin, anyIdle: Bool) -> Bool {
+        if waiter.reusesIdle, !origin.idle.isEmpty { return true }
+        if origin.open >= limits.perOrigin { return !waiter.reusesIdle && !origin.idle.isEmpty }
+        return openCount < limits.total || anyIdle
+    }
+
+    private mutating func removeIfUnused(_ key: String) {
+        if let origin = origins[key], origin.open == 0, origin.waiters.isEmpty { origins[key] = nil }
+    }
+}
+
+extension ConnectionPoolState.Grant: Sendable where Connection: Sendable {}

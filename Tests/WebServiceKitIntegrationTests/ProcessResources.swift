@@ -1,0 +1,55 @@
+import Foundation
+
+/// What the test process holds of the system: open descriptors and threads, read from `/proc`
+/// (Linux only; `nil` elsewhere).
+enum ProcessResources {
+    /// Open file descriptors: the entries of `/proc/self/fd` (the listing's own one excluded).
+    static var openDescriptors: Int? { count("/proc/self/fd").map { $0 - 1 } }
+
+    /// Threads of the process: the entries of `/proc/self/task`.
+    static var threads: Int? { count("/proc/self/task") }
+
+    private static func count(_ directory: String) -> Int? {
+        (try? FileManager.default.contentsOfDirectory(atPath: directory))?.count
+    }
+
+    /// Polls `condition` every 50 ms until it holds or `limit` seconds pass; whether it held. A
+    /// generous limit only bounds a failing test: a passing one returns as soon as it holds.
+    static func eventually(within limit: TimeInterval = 10, _ condition: () -> Bool) async -> Bool {
+        let end = Date().addingTimeInterval(limit)
+        while !condition() {
+            if Date() > end { return false }
+            try? await Task.sleep(nanoseconds: 50_000_000)
+        }
+        return true
+    }
+}
+
+/// The most descriptors and threads seen while some work runs, sampled every millisecond on a
+/// thread of its own.
+final class ResourcePeak: @unchecked Sendable {  // guarded by `lock`
+    private let lock = NSLock()
+    private var running = true
+    private var peak = (descriptors: 0, threads: 0)
+    private let done = DispatchSemaphore(value: 0)
+
+    init() {
+        let thread = Thread { [self] in
+            while lock.withLock({ running }) {
+                let descriptors = ProcessResources.openDescriptors ?? 0
+                let threads = ProcessResources.threads ?? 0
+                lock.withLock { peak = (max(peak.descriptors, descriptors), max(peak.threads, threads)) }
+                usleep(1000)
+            }
+            done.signal()
+        }
+        thread.start()
+    }
+
+    /// Stops sampling; the peaks seen.
+    func stop() -> (descriptors: Int, threads: Int) {
+        lock.withLock { running = false }
+        done.wait()
+        return lock.withLock { peak }
+    }
+}

@@ -1,0 +1,108 @@
+import Foundation
+import WebServiceKit
+import WebServiceKitTesting
+import XCTest
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// The one request check (RFC 9110 §9.1, §4.2, §5.1, §5.5) runs after `prepare`, every
+/// interceptor and the authentication provider, and before any transport: what fails it is
+/// never handed to a transport.
+final class RequestCheckTests: XCTestCase {
+    /// Methods that would be read as more than one request, or as no request at all.
+    static let smugglingMethods = [
+        "GET /x HTTP/1.1\r\nX-Injected: 1\r\n\r\nGET", "GET\r\n", "GET\n", "G ET", "GET\0", "", "GÉT", "GET\t",
+        "(GET)", "GET:",
+    ]
+
+    private func failure(
+        _ client: WebServiceClient, prepare: (@Sendable (inout URLRequest) throws -> Void)? = nil
+    ) async -> WebServiceError? {
+        do {
+            _ = try await client.perform(WebServiceCall<Data>(relativePath: "items"), arguments: [], prepare: prepare)
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    private func assertInvalidCall(
+        _ error: WebServiceError?, mentioning text: String, file: StaticString = #filePath, line: UInt = #line
+    ) {
+        guard case .invalidCall(let reason) = error else { return XCTFail("\(String(describing: error))", file: file, line: line) }
+        XCTAssertTrue(reason.contains(text), reason, file: file, line: line)
+        XCTAssertFalse(reason.contains("\r") || reason.contains("\n"), "a message never carries a line break")
+    }
+
+    func testAMethodSetInPrepareMustBeAToken() async {
+        for method in Self.smugglingMethods {
+            let (client, stubs) = makeStubClient()
+            let error = await failure(client) { $0.httpMethod = method }
+            assertInvalidCall(error, mentioning: "RFC 9110 §9.1")
+            XCTAssertTrue(stubs.requests.isEmpty, "\(method.debugDescription) reached the transport")
+        }
+    }
+
+    func testAMethodSetByAnInterceptorMustBeAToken() async {
+        for method in Self.smugglingMethods {
+            let (client, stubs) = makeStubClient()
+            client.interceptors = [RequestProcessor { request, _ in request.httpMethod = method }]
+            assertInvalidCall(await failure(client), mentioning: "RFC 9110 §9.1")
+            XCTAssertTrue(stubs.requests.isEmpty, "\(method.debugDescription) reached the transport")
+        }
+    }
+
+    func testAnyTokenMethodIsSent() async throws {
+        for method in ["PROPFIND", "M-SEARCH", "a!#$%&'*+-.^_`|~1"] {
+            let (client, stubs) = makeStubClient()
+            let error = await failure(client) { $0.httpMethod = method }
+            XCTAssertNil(error)
+            XCTAssertEqual(stubs.requests.map(\.request.httpMethod), [method])
+        }
+    }
+
+    func testTheURLMustBeHTTPWithAHost() async {
+        let urls = ["ftp://api.example.com/items", "file:///etc/passwd", "http:///items", "mailto:someone@example.com"]
+        for text in urls {
+            let (client, stubs) = makeStubClient()
+            let url = URL(string: text)
+            let error = await failure(client) { $0.url = url }
+            assertInvalidCall(error, mentioning: "RFC 9110 §4.2")
+            XCTAssertTrue(stubs.requests.isEmpty, "\(text) reached the transport")
+        }
+    }
+
+    func testHeaderFieldsSetAfterTheFactoryAreChecked() async {
+        for (name, value) in [("X-A", "a\r\nX-Evil: 1"), ("X-A", "a\u{0}b"), ("X-A", "a\u{7F}"), ("X Evil", "1")] {
+            let (client, stubs) = makeStubClient()
+            let error = await failure(client) { request in
+                var fields = request.allHTTPHeaderFields ?? [:]
+                fields[name] = value
+                request.allHTTPHeaderFields = fields
+            }
+            guard case .invalidHeader(let refused, _) = error else { return XCTFail("\(String(describing: error))") }
+            XCTAssertEqual(refused, name)
+            XCTAssertTrue(stubs.requests.isEmpty)
+        }
+    }
+
+    /// The provider runs after the interceptors: what it adds is checked too, and the check runs
+    /// on the request each retry sends.
+    func testTheCheckRunsAfterTheProvider() async {
+        let (client, stubs) = makeStubClient()
+        client.authenticationProvider = MethodChangingProvider()
+        assertInvalidCall(await failure(client), mentioning: "RFC 9110 §9.1")
+        XCTAssertTrue(stubs.requests.isEmpty)
+    }
+}
+
+/// A provider that breaks the method of the request it authenticates.
+private struct MethodChangingProvider: AuthenticationProvider {
+    func authenticate(_ request: URLRequest, for call: CallDescriptor) async throws -> URLRequest {
+        var request = request
+        request.httpMethod = "GET / HTTP/1.1\r\n\r\nGET"
+        return request
+    }
+}
