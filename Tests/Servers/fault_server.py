@@ -28,7 +28,8 @@ speaks just enough HTTP/1.1 to break it in one way per path:
                                keep=1 keeps it open for the next request (whose answer is
                                /keep-alive/peer's)
   /expect-417                  417 to a request that asks `Expect: 100-continue` (before its body
-                               is read); otherwise 200, {"length": body bytes, "expect": ""}
+                               is read); otherwise 200, {"length": body bytes read (a
+                               Content-Length or chunked body), "expect": the Expect field}
   /headers                     200, the request's header fields as a JSON object (names in lower
                                case)
   /count?tag=T                 JSON about the requests that carried tag=T (this one excluded):
@@ -96,13 +97,39 @@ class Handler(socketserver.BaseRequestHandler):
         if target.startswith("/expect-417") and headers.get("expect", "").lower() == "100-continue":
             # Refused before the body: the client must not send it on this connection.
             length = 0
+        chunked = headers.get("transfer-encoding", "").lower() == "chunked"
+        if chunked and not (target.startswith("/expect-417") and headers.get("expect", "").lower() == "100-continue"):
+            self.body_length, self.pending = self.read_chunked(rest)
+            return method, target, headers
         while len(rest) < length:
             data = self.request.recv(65536)
             if not data:
                 break
             rest += data
+        self.body_length = min(len(rest), length)
         self.pending = rest[length:]
         return method, target, headers
+
+    def read_chunked(self, data):
+        """Reads a chunked body (no extensions, no trailers): (its length, the bytes after it)."""
+        total = 0
+        while True:
+            while b"\r\n" not in data:
+                more = self.request.recv(65536)
+                if not more:
+                    return total, b""
+                data += more
+            line, _, data = data.partition(b"\r\n")
+            size = int(line.split(b";")[0], 16)
+            while len(data) < size + 2:
+                more = self.request.recv(65536)
+                if not more:
+                    return total, b""
+                data += more
+            data = data[size + 2:]
+            total += size
+            if size == 0:
+                return total, data
 
     def handle_one(self):
         """Serves one request; True when the connection stays open for the next."""
@@ -273,7 +300,7 @@ class Handler(socketserver.BaseRequestHandler):
             if headers.get("expect", "").lower() == "100-continue":
                 self.respond(417, "expectation failed\n")
             else:
-                body = {"length": int(headers.get("content-length", "0") or "0"), "expect": ""}
+                body = {"length": self.body_length, "expect": headers.get("expect", "")}
                 self.respond(200, json.dumps(body), "application/json")
         elif path == "/headers":
             self.respond(200, json.dumps(headers), "application/json", "Cache-Control: no-store\r\n")

@@ -121,4 +121,33 @@ final class HostileServerTests: XCTestCase {
             XCTAssertEqual(record.count, 0, "\(route): a request reached the server")
         }
     }
+    /// What `/expect-417` saw of the request it answered.
+    private struct ExpectEcho: Decodable {
+        let length: Int
+        let expect: String
+    }
+
+    func testA417ToExpectContinueSendsTheRequestAgainWithoutIt() async throws {
+        // RFC 9110 §10.1.1: a client that receives a 417 to a request with `100-continue` SHOULD
+        // repeat it without the expectation. A body of 2 MiB asks it (1 MiB and more do), the
+        // fault server refuses the expectation before reading the body, and the call gets the
+        // answer to the second request, sent from the same unopened stream.
+        let call = WebServiceCall<ExpectEcho>(method: .post, relativePath: "expect-417")
+        let length = 2 << 20
+        for route in Route.allCases {
+            let client = try client(route)
+            let opens = Counter()
+            let body = RequestBody.stream(length: Int64(length)) {
+                opens.increment()
+                return PatternStream(length: Int64(length), delay: 0)
+            }
+            let echo = try await client.perform(call, body)
+            XCTAssertEqual(echo.length, length, "\(route)")
+            XCTAssertEqual(echo.expect, "", "\(route): the second request asks no expectation")
+            XCTAssertLessThanOrEqual(opens.value, 2, "\(route)")
+        }
+        // A small body asks no expectation: the server answers at once.
+        let echo = try await client(.direct).perform(call, RequestBody.data(Data("small".utf8)))
+        XCTAssertEqual(echo.length, 5)
+    }
 }

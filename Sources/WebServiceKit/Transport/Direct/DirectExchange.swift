@@ -80,25 +80,34 @@ struct DirectExchange {
         }
         let framing: HTTP1RequestHead.Framing =
             body == nil ? .none : length.map(HTTP1RequestHead.Framing.length) ?? .chunked
-        let expectsContinue =
+        var expectsContinue =
             body != nil
             && (request.value(forHTTPHeaderField: "Expect").map { $0.lowercased() == "100-continue" }
                 ?? ((length ?? Int64.max) >= Self.expectContinueThreshold))
-        let head = HTTP1RequestHead(
-            method: method, url: url, fields: request.allHTTPHeaderFields ?? [:], extraFields: extraHeaders,
-            framing: framing, expectsContinue: expectsContinue, keepsAlive: keepsAlive)
-        try head.bytes.withUnsafeBytes { try connection.sendAll($0) }
-
-        if let body {
-            defer { body.close() }
-            var mayContinue = true
+        while true {
+            let head = HTTP1RequestHead(
+                method: method, url: url, fields: request.allHTTPHeaderFields ?? [:], extraFields: extraHeaders,
+                framing: framing, expectsContinue: expectsContinue, keepsAlive: keepsAlive)
+            try head.bytes.withUnsafeBytes { try connection.sendAll($0) }
+            guard let body else { break }
             if expectsContinue, try connection.wait(for: Int16(POLLIN), atMost: Self.continueWait) {
                 try reader.readAvailable()
-                mayContinue = !reader.hasFinalHead
+                if reader.parser.head?.statusCode == 417 {
+                    // The expectation failed before any byte of the body went out: send the request
+                    // again without it, on a new connection, since the server may still be waiting
+                    // for the body of the first (RFC 9110 §10.1.1: "SHOULD repeat that request
+                    // without a 100-continue expectation"; curl does the same, once).
+                    reader.discard()
+                    reader = ResponseReader(connection: connection, method: method, context: context)
+                    connection.disconnect()
+                    try connection.open(host: host.trimmingCharacters(in: CharacterSet(charactersIn: "[]")), port: port)
+                    expectsContinue = false
+                    continue
+                }
+                if reader.hasFinalHead { break }
             }
-            if mayContinue {
-                try send(body, reader: &reader)
-            }
+            try send(body, reader: &reader)
+            break
         }
         let response = try reader.readResponse(url: url)
         return Outcome(
@@ -110,7 +119,10 @@ struct DirectExchange {
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: Self.bufferSize, alignment: 16)
         defer { buffer.deallocate() }
         let chunked = length == nil
+        // Opened only when it is sent, so that a request refused before its body (a 417) can
+        // send the same stream again.
         body.open()
+        defer { body.close() }
         var sent: Int64 = 0
         do {
             while true {
@@ -228,6 +240,14 @@ struct ResponseReader {
         }
         received += Int64(parser.body.count)
         try parser.drainBody { (bytes) throws(WebServiceError) in try sink.write(bytes) }
+    }
+
+    /// Gives up on this response (one that is answered again on a new connection): the call's
+    /// file, if this response's body was being written to it, is closed; the next reader opens it
+    /// anew, empty.
+    mutating func discard() {
+        sink?.close()
+        sink = nil
     }
 
     /// Reads to the end of the final response.

@@ -60,6 +60,15 @@ final class SocketConnection: @unchecked Sendable {
         }
     }
 
+    /// Closes the socket alone: the connection is not cancelled, and ``open(host:port:)`` connects
+    /// it anew. For a request that must go out again on a fresh connection (a 417 answer to
+    /// `Expect: 100-continue`). Only the thread running the exchange calls it.
+    func disconnect() {
+        guard descriptor >= 0 else { return }
+        _ = systemClose(descriptor)
+        descriptor = -1
+    }
+
     /// Ends every wait, now and later, with `URLError.cancelled`.
     func cancel() {
         flags.withLock { flags in
