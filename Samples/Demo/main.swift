@@ -148,6 +148,12 @@ await demonstrateLogging(root: client.serviceRoot)
 section("limits: a body over maximumResponseBodySize, a header value with CR/LF")
 await demonstrateLimits(root: client.serviceRoot)
 
+// A server that misbehaves on purpose (the fault server): typed errors, never a crash.
+if let text = ProcessInfo.processInfo.environment["WEBSERVICEKIT_FAULT_URL"], let faultRoot = URL(string: text) {
+    section("hostile server: a negative chunk size, CR in a field, an unknown framing, gzip, a smuggled method")
+    await demonstrateHostileServer(root: faultRoot)
+}
+
 if let text = ProcessInfo.processInfo.environment["WEBSERVICEKIT_ODATA_URL"], let odataRoot = URL(string: text) {
     section("OData: typed query, server-driven paging, typed error")
     await demonstrateOData(root: odataRoot)

@@ -30,6 +30,11 @@ speaks just enough HTTP/1.1 to break it in one way per path:
   /expect-417                  417 to a request that asks `Expect: 100-continue` (before its body
                                is read); otherwise 200, {"length": body bytes read (a
                                Content-Length or chunked body), "expect": the Expect field}
+  /encoded?coding=C&zeros=N&corrupt=1
+                               200, a JSON sample (or N zero bytes) compressed by Python's zlib:
+                               C is gzip, x-gzip, deflate, deflate-raw (raw DEFLATE sent as
+                               deflate), gzip-deflate (both, in that order) or any other name
+                               (sent unchanged under it); corrupt=1 flips a middle byte
   /headers                     200, the request's header fields as a JSON object (names in lower
                                case)
   /count?tag=T                 JSON about the requests that carried tag=T (this one excluded):
@@ -43,6 +48,7 @@ Cache-Control: max-age=3600, so a cache that kept them would have had every reas
 """
 
 import base64
+import gzip
 import json
 import os
 import socket
@@ -51,9 +57,35 @@ import struct
 import sys
 import threading
 import time
+import zlib
 from urllib.parse import parse_qs, urlsplit
 
 LOCK = threading.RLock()
+
+SAMPLE = json.dumps({"greeting": "hello", "items": list(range(200))}).encode()
+
+
+def encoded(query):
+    """/encoded's body, content type and extra fields: SAMPLE (or `zeros` zero bytes) compressed
+    by Python's zlib as `coding` says (gzip, x-gzip, deflate (zlib), deflate-raw (raw DEFLATE
+    labelled deflate), gzip-deflate (gzip, then deflate), or any other name: the body unchanged
+    under that name); corrupt=1 flips a byte in the middle."""
+    body = b"\0" * int(query["zeros"]) if "zeros" in query else SAMPLE
+    coding = query.get("coding", "gzip")
+    if coding in ("gzip", "x-gzip"):
+        body = gzip.compress(body, mtime=0)
+    elif coding == "deflate":
+        body = zlib.compress(body)
+    elif coding == "deflate-raw":
+        squeezer = zlib.compressobj(wbits=-15)
+        body, coding = squeezer.compress(body) + squeezer.flush(), "deflate"
+    elif coding == "gzip-deflate":
+        body, coding = zlib.compress(gzip.compress(body, mtime=0)), "gzip, deflate"
+    if query.get("corrupt") == "1" and body:
+        middle = len(body) // 2
+        body = body[:middle] + bytes([body[middle] ^ 0x55]) + body[middle + 1 :]
+    extra = f"Content-Encoding: {coding}\r\nCache-Control: max-age=3600\r\n"
+    return body, "application/json", extra
 TAGS = {}  # tag -> {"count": int, "authorization": [str], "sent": int, "finished": int}
 
 CACHEABLE = "Cache-Control: max-age=3600\r\n"
@@ -302,6 +334,8 @@ class Handler(socketserver.BaseRequestHandler):
             else:
                 body = {"length": self.body_length, "expect": headers.get("expect", "")}
                 self.respond(200, json.dumps(body), "application/json")
+        elif path == "/encoded":
+            self.respond(200, *encoded(query))
         elif path == "/headers":
             self.respond(200, json.dumps(headers), "application/json", "Cache-Control: no-store\r\n")
         elif path == "/raw":

@@ -46,9 +46,9 @@ public final class URLSessionTransport: WebServiceTransport {
     /// - Parameter usesDirectHTTP1: Send requests to `http` URLs over HTTP/1.1 connections of the
     ///   transport's own. GET and HEAD requests without a body reuse kept-alive connections (at
     ///   most 16 idle per origin, for up to 30 s; a request that meets a connection the server
-    ///   has just closed goes again on a new one); no `Accept-Encoding` is offered, and a request
-    ///   that asks for a coding, or whose response comes encoded anyway, goes through the session,
-    ///   which decodes it. Streamed bodies and downloads to a file get a connection each:
+    ///   has just closed goes again on a new one). `Accept-Encoding` is sent only when the request
+    ///   has it; a `gzip` or `deflate` body is decoded as it arrives, and any other coding is
+    ///   passed on unchanged with its `Content-Encoding` field. Streamed bodies and downloads to a file get a connection each:
     ///   `Content-Length` up front, `Expect: 100-continue` for large bodies, 512 KiB writes, the
     ///   response body written to the call's file as it is read. Requests that a proxy would carry
     ///   (the configuration's or the environment's `http_proxy`/`all_proxy`), every other method
@@ -70,11 +70,7 @@ public final class URLSessionTransport: WebServiceTransport {
 
     public func send(_ request: URLRequest, context: TransportContext) async throws -> TransportResponse {
         if let direct, let route = direct.route(for: request, context: context) {
-            do {
-                return try await direct.send(request, context: context, route: route)
-            } catch is DirectTransport.EncodedResponse {
-                // A GET or HEAD answered with a content coding: the session decodes it.
-            }
+            return try await direct.send(request, context: context, route: route)
         }
         let exchange = TaskExchange(context: context)
         return try await withTaskCancellationHandler {

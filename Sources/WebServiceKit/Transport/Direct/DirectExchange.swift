@@ -192,8 +192,19 @@ struct ResponseReader {
     private var buffer = [UInt8](repeating: 0, count: 64 * 1024)
     /// The call's file, opened when the final response's head arrives.
     private var sink: DownloadSink?
-    /// The final response's body bytes so far.
+    /// The final response's body bytes so far, as they came on the wire.
     private var received: Int64 = 0
+    /// How the final response's body is kept, decided when its head arrives (``ResponseDecoding``).
+    private var coding: Coding?
+    /// The decoded body so far, when it is decoded into memory.
+    private var decoded: [UInt8] = []
+
+    private enum Coding {
+        /// The body is kept as it came.
+        case asIs
+        /// The body is decoded as it comes.
+        case decoded(ContentDecoder)
+    }
 
     init(connection: SocketConnection, method: String, context: TransportContext) {
         self.connection = connection
@@ -220,9 +231,19 @@ struct ResponseReader {
         try keepBody()
     }
 
-    /// Moves the body parsed so far to the call's file, or counts it where it is.
-    private mutating func keepBody() throws(WebServiceError) {
-        guard parser.head != nil else { return }
+    /// Moves the body parsed so far to the call's file, or counts it where it is; decodes it on
+    /// the way when it has a content coding this path reads.
+    private mutating func keepBody() throws {
+        guard let head = parser.head else { return }
+        if coding == nil {
+            let limit = context.download == nil ? context.maximumBodySize ?? Int.max : Int.max
+            coding =
+                try ResponseDecoding.decoder(statusCode: head.statusCode, headers: head.headers, outputLimit: limit)
+                .map(Coding.decoded) ?? .asIs
+        }
+        if case .decoded(let decoder) = coding {
+            return try decode(with: decoder, statusCode: head.statusCode)
+        }
         guard let download = context.download else {
             received = Int64(parser.body.count)
             // The body size limit: a Content-Length over it fails before the body is read, any
@@ -231,15 +252,36 @@ struct ResponseReader {
             try context.checkBodySize(max(received, announced), statusCode: parser.head?.statusCode ?? 0)
             return
         }
-        let sink: DownloadSink
-        if let open = self.sink {
-            sink = open
-        } else {
-            sink = try download.openBody()
-            self.sink = sink
-        }
+        let sink = try openSink(download)
         received += Int64(parser.body.count)
         try parser.drainBody { (bytes) throws(WebServiceError) in try sink.write(bytes) }
+    }
+
+    /// The call's file, opened when the first bytes of the final response's body are kept.
+    private mutating func openSink(_ download: FileDownload) throws -> DownloadSink {
+        if let sink { return sink }
+        let sink = try download.openBody()
+        self.sink = sink
+        return sink
+    }
+
+    /// Decodes the body parsed so far into memory or into the call's file; at the end of the
+    /// body (`finishing`), checks that the coded stream ended too.
+    private mutating func decode(with decoder: ContentDecoder, statusCode: Int, finishing: Bool = false) throws {
+        received += Int64(parser.body.count)
+        let file = try context.download.map { try openSink($0) }
+        var output = decoded
+        decoded = []
+        let keep = { (bytes: UnsafeBufferPointer<UInt8>) throws in
+            if let file { try file.write(UnsafeRawBufferPointer(bytes)) } else { output.append(contentsOf: bytes) }
+        }
+        do {
+            try parser.drainBody { bytes in try decoder.feed(bytes, keep) }
+            if finishing { try decoder.finish(keep) }
+        } catch {
+            throw ResponseDecoding.failure(error, statusCode: statusCode, limit: context.maximumBodySize ?? Int.max)
+        }
+        decoded = output
     }
 
     /// Gives up on this response (one that is answered again on a new connection): the call's
@@ -268,6 +310,11 @@ struct ResponseReader {
         guard let head = parser.head else { throw URLError(.badServerResponse) }
         var response = TransportResponse(
             statusCode: head.statusCode, headers: head.headers, body: Data(parser.body), url: url)
+        if case .decoded(let decoder) = coding {
+            try decode(with: decoder, statusCode: head.statusCode, finishing: true)
+            response.headers = ResponseDecoding.decodedHeaders(head.headers)
+            response.body = Data(decoded)
+        }
         if context.download != nil { response.bodyFileLength = received }
         return response
     }

@@ -35,10 +35,6 @@ final class DirectTransport: Sendable {
     /// (``ConnectionPool/limits(for:)``).
     let pool: ConnectionPool
 
-    /// A response with a content coding this path does not decode: send the request through the
-    /// session.
-    struct EncodedResponse: Error {}
-
     /// A transport for `configuration`; `limits` replaces the pool's caps and idle timeout (for
     /// tests).
     init(configuration: URLSessionConfiguration, limits: ConnectionPool.Limits? = nil) {
@@ -75,14 +71,13 @@ final class DirectTransport: Sendable {
         return Self.keepsAlive(request) ? .keptAlive : nil
     }
 
-    /// Whether `request` goes over a kept-alive connection: a GET or HEAD without a body, whose
-    /// response needs no decoding. Downloads to a file keep a connection of their own.
+    /// Whether `request` goes over a kept-alive connection: a GET or HEAD without a body.
+    /// Downloads to a file keep a connection of their own.
     private static func keepsAlive(_ request: URLRequest) -> Bool {
         guard request.httpBodyStream == nil, request.httpBody?.isEmpty ?? true else { return false }
         // URLRequest's method is GET unless set (the library sets it only for other methods).
-        if let method = request.httpMethod, method != "GET", method != "HEAD" { return false }
-        guard let accepted = request.value(forHTTPHeaderField: "Accept-Encoding") else { return true }
-        return accepted.trimmingCharacters(in: .whitespaces).lowercased() == "identity"
+        guard let method = request.httpMethod else { return true }
+        return method == "GET" || method == "HEAD"
     }
 
     /// Sends `request` the way ``route(for:context:)`` chose.
@@ -162,11 +157,6 @@ final class DirectTransport: Sendable {
                 connection, to: origin, reusable: outcome.leavesConnectionReusable && !connection.socket.isCancelled)
             let response = outcome.response
             cookies?.store(from: response.headers, for: url)
-            if !response.body.isEmpty,
-                response.headers.listElements(for: "Content-Encoding").contains(where: { $0 != "identity" })
-            {
-                throw EncodedResponse()
-            }
             return response
         }
     }

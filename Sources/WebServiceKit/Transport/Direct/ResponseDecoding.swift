@@ -1,0 +1,48 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// How the direct path treats a response's content coding (RFC 9110 §8.4): `gzip`, `x-gzip` and
+/// `deflate`, alone or stacked, are decoded as the body arrives; any other coding passes through
+/// unchanged, with its `Content-Encoding` field, for the caller to read (the session route's
+/// libcurl refuses such a body instead).
+///
+/// A decoded response loses its `Content-Encoding` and `Content-Length` fields, which describe
+/// the bytes on the wire and no longer the body (OkHttp's bridge does the same when it decodes).
+/// A `206` is never decoded: its range counts bytes of the encoded representation (RFC 9110
+/// §14.1.1), and a part of a gzip stream does not decode on its own.
+enum ResponseDecoding {
+    /// The decoder for the body of a final response with `statusCode` and `headers`; `nil` when
+    /// the body passes through as it is. `outputLimit` bounds the decoded bytes.
+    static func decoder(statusCode: Int, headers: HTTPHeaders, outputLimit: Int) throws -> ContentDecoder? {
+        guard statusCode != 206 else { return nil }
+        let codings = headers.listElements(for: "Content-Encoding")
+        guard !codings.isEmpty else { return nil }
+        do {
+            return try ContentDecoder(codings: codings, outputLimit: outputLimit)
+        } catch {
+            throw failure(error, statusCode: statusCode, limit: outputLimit)
+        }
+    }
+
+    /// The fields of a decoded response: those of the response less the ones about its coding.
+    static func decodedHeaders(_ headers: HTTPHeaders) -> HTTPHeaders {
+        var headers = headers
+        headers["Content-Encoding"] = nil
+        headers["Content-Length"] = nil
+        return headers
+    }
+
+    /// The error a decoding failure ends the call with: a body over the limit is
+    /// ``WebServiceError/responseTooLarge(limit:statusCode:)`` as for a plain body, a malformed
+    /// one `URLError(.cannotDecodeContentData)` with the reason.
+    static func failure(_ error: any Error, statusCode: Int, limit: Int) -> any Error {
+        guard let error = error as? ContentDecodingError else { return error }
+        if case .outputLimitExceeded = error {
+            return WebServiceError.responseTooLarge(limit: limit, statusCode: statusCode)
+        }
+        return URLError(.cannotDecodeContentData, reason: "the response body could not be decoded: \(error)")
+    }
+}
