@@ -42,12 +42,22 @@ final class EncodedResponseTests: XCTestCase {
                 XCTAssertEqual(sample, expected, "\(route) \(coding)")
                 let count = try await requests(tag)
                 XCTAssertEqual(count, 1, "\(route) \(coding): fetched once")
-                if route == .direct {
-                    // The fields described the bytes on the wire, not the decoded body.
-                    XCTAssertNil(response.headers["Content-Encoding"], coding)
-                    XCTAssertNil(response.headers["Content-Length"], coding)
-                }
+                // The fields described the bytes on the wire, not the decoded body: gone on
+                // both routes.
+                XCTAssertNil(response.headers["Content-Encoding"], "\(route) \(coding)")
+                XCTAssertNil(response.headers["Content-Length"], "\(route) \(coding)")
             }
+        }
+    }
+
+    func testAHeadResponseKeepsItsCodingFields() async throws {
+        // No body, nothing decoded: the fields still say what a GET would get (RFC 9110 §9.3.2).
+        let head = WebServiceCall<Data>(method: .head, relativePath: "encoded?coding=gzip&tag=%%0%%")
+        for route in HostileServerTests.Route.allCases {
+            let response = try await client(route).response(for: head, arguments: [UUID().uuidString])
+            XCTAssertEqual(response.headers["Content-Encoding"], "gzip", "\(route)")
+            XCTAssertNotNil(response.headers["Content-Length"], "\(route)")
+            XCTAssertTrue(response.body.isEmpty, "\(route)")
         }
     }
 

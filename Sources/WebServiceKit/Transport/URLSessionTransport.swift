@@ -275,11 +275,15 @@ private final class TaskExchange: @unchecked Sendable {  // every field is guard
         {
             // Foundation on Linux cancels a task whose Basic challenge was rejected, after the 401
             // arrived; the 401 is the answer (its body, if any, was not read).
-            continuation.resume(returning: TransportResponse(response, body: body, fileLength: fileLength))
+            continuation.resume(
+                returning: TransportResponse(
+                    response, method: task?.originalRequest?.httpMethod, body: body, fileLength: fileLength))
         } else if let error {
             continuation.resume(throwing: Self.normalized(error))
         } else if let response = response as? HTTPURLResponse {
-            continuation.resume(returning: TransportResponse(response, body: body, fileLength: fileLength))
+            continuation.resume(
+                returning: TransportResponse(
+                    response, method: task?.originalRequest?.httpMethod, body: body, fileLength: fileLength))
         } else {
             continuation.resume(throwing: URLError(.badServerResponse))
         }
@@ -413,7 +417,9 @@ private final class TaskRouter: NSObject, URLSessionDataDelegate, URLSessionDown
 }
 
 extension TransportResponse {
-    init(_ response: HTTPURLResponse, body: Data, fileLength: Int64? = nil) {
+    /// The session's answer to a request with `method` (`nil`: GET), its fields as the direct
+    /// path gives them (``ResponseDecoding/sessionHeaders(_:method:statusCode:)``).
+    init(_ response: HTTPURLResponse, method: String?, body: Data, fileLength: Int64? = nil) {
         // Read once: on Linux every read of `allHeaderFields` converts Foundation's
         // [String: String] to [AnyHashable: Any] anew.
         let all = response.allHeaderFields
@@ -424,7 +430,9 @@ extension TransportResponse {
             guard let name = name.base as? String else { continue }
             fields.append(HTTPHeaders.Field(name: name, value: value as? String ?? "\(value)"))
         }
-        self.init(statusCode: response.statusCode, headers: HTTPHeaders(fields), body: body, url: response.url)
+        let headers = ResponseDecoding.sessionHeaders(
+            HTTPHeaders(fields), method: method ?? "GET", statusCode: response.statusCode)
+        self.init(statusCode: response.statusCode, headers: headers, body: body, url: response.url)
         bodyFileLength = fileLength
     }
 }

@@ -187,6 +187,8 @@ struct DirectExchange {
 struct ResponseReader {
     let connection: SocketConnection
     let context: TransportContext
+    /// The request's method.
+    let method: String
     var parser: HTTP1ResponseParser
     private(set) var sawEnd = false
     private var buffer = [UInt8](repeating: 0, count: 64 * 1024)
@@ -209,6 +211,7 @@ struct ResponseReader {
     init(connection: SocketConnection, method: String, context: TransportContext) {
         self.connection = connection
         self.context = context
+        self.method = method
         parser = HTTP1ResponseParser(requestMethod: method)
     }
 
@@ -238,7 +241,9 @@ struct ResponseReader {
         if coding == nil {
             let limit = context.download == nil ? context.maximumBodySize ?? Int.max : Int.max
             coding =
-                try ResponseDecoding.decoder(statusCode: head.statusCode, headers: head.headers, outputLimit: limit)
+                try ResponseDecoding.decoder(
+                    method: method, statusCode: head.statusCode, headers: head.headers, outputLimit: limit
+                )
                 .map(Coding.decoded) ?? .asIs
         }
         if case .decoded(let decoder) = coding {

@@ -12,12 +12,20 @@ import Foundation
 /// A decoded response loses its `Content-Encoding` and `Content-Length` fields, which describe
 /// the bytes on the wire and no longer the body (OkHttp's bridge does the same when it decodes).
 /// A `206` is never decoded: its range counts bytes of the encoded representation (RFC 9110
-/// §14.1.1), and a part of a gzip stream does not decode on its own.
+/// §14.1.1), and a part of a gzip stream does not decode on its own. Nor is a response that has
+/// no body (to HEAD, 1xx, 204, 304: RFC 9110 §6.4.1), whose fields then stay as they came.
 enum ResponseDecoding {
-    /// The decoder for the body of a final response with `statusCode` and `headers`; `nil` when
-    /// the body passes through as it is. `outputLimit` bounds the decoded bytes.
-    static func decoder(statusCode: Int, headers: HTTPHeaders, outputLimit: Int) throws -> ContentDecoder? {
-        guard statusCode != 206 else { return nil }
+    /// The codings both routes decode: the direct path here, the session through libcurl (or
+    /// Apple's URL loading system), each then giving the decoded body.
+    static let decodedCodings: Set<String> = ["gzip", "x-gzip", "deflate", "identity"]
+
+    /// The decoder for the body of a final response with `statusCode` and `headers` to a request
+    /// with `method`; `nil` when the body passes through as it is. `outputLimit` bounds the
+    /// decoded bytes.
+    static func decoder(method: String, statusCode: Int, headers: HTTPHeaders, outputLimit: Int) throws
+        -> ContentDecoder?
+    {
+        guard hasDecodableBody(method: method, statusCode: statusCode) else { return nil }
         let codings = headers.listElements(for: "Content-Encoding")
         guard !codings.isEmpty else { return nil }
         do {
@@ -25,6 +33,21 @@ enum ResponseDecoding {
         } catch {
             throw failure(error, statusCode: statusCode, limit: outputLimit)
         }
+    }
+
+    /// Whether a response to `method` with `statusCode` has a body a coding applies to.
+    static func hasDecodableBody(method: String, statusCode: Int) -> Bool {
+        method != "HEAD" && statusCode >= 200 && statusCode != 204 && statusCode != 206 && statusCode != 304
+    }
+
+    /// The fields of a response the session decoded (it decodes every coding of
+    /// ``decodedCodings`` and fails on others it does not know), made to say what the direct path
+    /// says of the same answer.
+    static func sessionHeaders(_ headers: HTTPHeaders, method: String, statusCode: Int) -> HTTPHeaders {
+        guard hasDecodableBody(method: method, statusCode: statusCode) else { return headers }
+        let codings = headers.listElements(for: "Content-Encoding")
+        guard !codings.isEmpty, codings.allSatisfy(decodedCodings.contains) else { return headers }
+        return decodedHeaders(headers)
     }
 
     /// The fields of a decoded response: those of the response less the ones about its coding.
