@@ -58,7 +58,8 @@ final class ConnectionPoolMeasurement: XCTestCase {
         // (the deadline timer, the session's own descriptors): the baseline is taken after it.
         do {
             let warmUp = URLSessionTransport(configuration: .ephemeral)
-            _ = try await WebServiceClient(serviceRoot: try FaultServer.url(), transport: warmUp).perform(Self.peer, tag)
+            _ = try await WebServiceClient(serviceRoot: try FaultServer.url(), transport: warmUp).perform(
+                Self.peer, tag)
         }
         let transport = URLSessionTransport(configuration: .ephemeral)
         let before = ProcessResources.openDescriptors ?? 0

@@ -263,7 +263,9 @@ final class ConnectionPoolStateTests: XCTestCase {
         }
         let actions = state.expireIdle(now: 10 * second + 1_000)
         XCTAssertEqual(actions.close, [1])
-        XCTAssertEqual(actions.armIdleTimer, 11 * second + 1_000, "a second later, not 1,000 ns later when the next one reaches the timeout")
+        XCTAssertEqual(
+            actions.armIdleTimer, 11 * second + 1_000,
+            "a second later, not 1,000 ns later when the next one reaches the timeout")
     }
 
     func testACallClosesItsOriginsIdleConnectionsPastTheTimeoutBeforeTheTimerRuns() {

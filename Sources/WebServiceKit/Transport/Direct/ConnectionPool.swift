@@ -43,11 +43,12 @@ final class ConnectionPool: Sendable {
     /// than gunicorn's 2 s (whose closing shows as a readable socket, and is never used).
     static let defaultIdleTimeout: UInt64 = 30 * 1_000_000_000
 
-    /// Connections across origins, by default: a quarter of the process's descriptors (each
-    /// connection holds three: the socket and a wake pipe), at most 256. Until the transport
+    /// Connections across origins, by default: as many as hold a quarter of the process's
+    /// descriptors (each connection holds three: the socket and a wake pipe), between 4 and 256.
+    /// With `ulimit -n 1024` that is 85; with 256, 21; from 3,072 up, 256. Until the transport
     /// moves to an event loop, a connection in use holds a thread blocked in `poll(2)`, and
     /// Dispatch gives its pool at most 255 threads: more connections would wait for a thread
-    /// while holding a socket. With `ulimit -n 1024` that is 85; with 256, 21.
+    /// while holding a socket.
     static let defaultTotal: Int = {
         var limit = rlimit()
         #if canImport(Glibc)
@@ -62,11 +63,13 @@ final class ConnectionPool: Sendable {
 
     /// The caps for a transport made from `configuration`.
     ///
-    /// Per origin: the configuration's `httpMaximumConnectionsPerHost`, which is 6 for
-    /// `.default` and `.ephemeral` on Linux (FoundationNetworking passes it to libcurl, the
-    /// session's own cap) and on Apple platforms: the six connections per host that browsers
-    /// open, so that the direct path loads a server no more than the session would. A value
-    /// below 1 means no cap per origin, as libcurl reads it; the total cap still applies.
+    /// Per origin: the configuration's `httpMaximumConnectionsPerHost`, so that the direct path
+    /// loads a server no more than the session would. Its default is 6 for `.default` and
+    /// `.ephemeral`, on Linux as on Apple platforms, and FoundationNetworking passes it to
+    /// libcurl (40 concurrent GETs through a Linux session use 6 connections): the six
+    /// connections per host of browsers, between OkHttp's 5 requests per host and
+    /// AsyncHTTPClient's 8 connections. A value below 1 means no cap per origin, as libcurl reads
+    /// it; the total cap still applies.
     static func limits(for configuration: URLSessionConfiguration) -> Limits {
         let perHost = configuration.httpMaximumConnectionsPerHost
         return Limits(perOrigin: perHost > 0 ? perHost : .max, total: defaultTotal, idleTimeout: defaultIdleTimeout)
@@ -151,7 +154,8 @@ final class ConnectionPool: Sendable {
     func release(_ connection: KeptAliveConnection, to origin: String, reusable: Bool) {
         if !reusable { connection.socket.close() }
         let now = DispatchTime.now().uptimeNanoseconds
-        if let effects = update({ $0.state.release(origin: origin, connection: reusable ? connection : nil, now: now) }) {
+        if let effects = update({ $0.state.release(origin: origin, connection: reusable ? connection : nil, now: now) })
+        {
             perform(effects)
         }
     }

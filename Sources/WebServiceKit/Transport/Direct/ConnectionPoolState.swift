@@ -128,7 +128,8 @@ struct ConnectionPoolState<Connection> {
             openCount -= expired.count
             actions.close = expired
         }
-        if origins[key]?.waiters.isEmpty ?? true, let grant = grant(to: key, reusingIdle: reusingIdle, actions: &actions)
+        if origins[key]?.waiters.isEmpty ?? true,
+            let grant = grant(to: key, reusingIdle: reusingIdle, actions: &actions)
         {
             return (.granted(grant), actions)
         }
