@@ -51,6 +51,59 @@ final class ConnectionPoolMeasurement: XCTestCase {
         XCTAssertLessThanOrEqual(most.sockets - before.1, configuration.httpMaximumConnectionsPerHost)
     }
 
+    /// The same against a fast server (the small-GET file of `Scripts/bench`'s nginx, from
+    /// `WEBSERVICEKIT_BENCH_SMALL_URL`), so that the time is the client's, and raw `URLSession`
+    /// for comparison (libcurl caps it at the same 6 connections).
+    func testAThousandConcurrentGETsOfASmallFile() async throws {
+        guard let url = ProcessInfo.processInfo.environment["WEBSERVICEKIT_BENCH_SMALL_URL"].flatMap(URL.init)
+        else { throw XCTSkip("WEBSERVICEKIT_BENCH_SMALL_URL is not set") }
+        let root = url.deletingLastPathComponent()
+        let client = WebServiceClient(
+            serviceRoot: root, transport: URLSessionTransport(configuration: .ephemeral))
+        let call = WebServiceCall<Data>(relativePath: url.lastPathComponent)
+        let session = URLSession(configuration: .ephemeral)
+        for round in 1...2 {
+            let library = try await Self.measure {
+                try await withThrowingTaskGroup(of: Int.self) { group in
+                    for _ in 0..<1_000 { group.addTask { try await client.perform(call).count } }
+                    return try await group.reduce(0, +)
+                }
+            }
+            let raw = try await Self.measure {
+                try await withThrowingTaskGroup(of: Int.self) { group in
+                    for _ in 0..<1_000 { group.addTask { try await session.data(from: url).0.count } }
+                    return try await group.reduce(0, +)
+                }
+            }
+            for (name, figures) in [("library", library), ("raw URLSession", raw)] {
+                print(
+                    "pool-measure: round \(round), 1,000 concurrent GETs of \(url.lastPathComponent), \(name):"
+                        + " \(String(format: "%.3f", figures.seconds)) s; sockets \(figures.sockets.before) before,"
+                        + " peak \(figures.sockets.peak); threads \(figures.threads.before) before,"
+                        + " peak \(figures.threads.peak)")
+            }
+            XCTAssertLessThanOrEqual(library.sockets.peak - library.sockets.before, 6)
+        }
+    }
+
+    private struct Figures {
+        let seconds: Double
+        let sockets: (before: Int, peak: Int)
+        let threads: (before: Int, peak: Int)
+    }
+
+    private static func measure(_ work: () async throws -> Int) async throws -> Figures {
+        let sockets = ProcessResources.openSockets ?? 0
+        let threads = ProcessResources.threads ?? 0
+        let peak = ResourcePeak()
+        let start = DispatchTime.now()
+        let bytes = try await work()
+        let seconds = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
+        let most = peak.stop()
+        XCTAssertGreaterThan(bytes, 0)
+        return Figures(seconds: seconds, sockets: (sockets, most.sockets), threads: (threads, most.threads))
+    }
+
     func testFourHundredOriginsAfterTheIdleTimeout() async throws {
         let port = try FaultServer.url().port ?? 80
         let tag = UUID().uuidString
