@@ -23,6 +23,11 @@ speaks just enough HTTP/1.1 to break it in one way per path:
                                that keep it: every other answer says Connection: close)
   /keep-alive/drop-next        as /keep-alive/peer, then closes the connection without an
                                answer when the next request on it arrives
+  /keep-alive/barrier?group=G&n=N
+                               as /keep-alive/peer, but answers only once N requests of group G
+                               have arrived (each holds its connection meanwhile; after 30 s
+                               without them, 504 and the connection closes): concurrent calls
+                               that must be in flight at once, whatever the scheduling
   /raw?b64=B&keep=K            sends the base64url bytes B exactly as given (a response of any
                                shape, malformed on purpose); then closes the connection, or with
                                keep=1 keeps it open for the next request (whose answer is
@@ -89,6 +94,17 @@ def encoded(query):
 TAGS = {}  # tag -> {"count": int, "authorization": [str], "sent": int, "finished": int}
 
 CACHEABLE = "Cache-Control: max-age=3600\r\n"
+
+BARRIERS = {}  # group -> requests arrived at /keep-alive/barrier
+BARRIER_CHANGED = threading.Condition(LOCK)
+
+
+def await_barrier(group, needed, limit=30):
+    """Counts a request of `group` and waits until `needed` did arrive; False after `limit` s."""
+    with BARRIER_CHANGED:
+        BARRIERS[group] = BARRIERS.get(group, 0) + 1
+        BARRIER_CHANGED.notify_all()
+        return BARRIER_CHANGED.wait_for(lambda: BARRIERS[group] >= needed, timeout=limit)
 
 
 def record(tag):
@@ -345,6 +361,16 @@ class Handler(socketserver.BaseRequestHandler):
                 self.raw_then_peer = True
                 return True
             self.request.shutdown(socket.SHUT_WR)
+        elif path == "/keep-alive/barrier":
+            if not await_barrier(query.get("group", ""), int(query.get("n", "1"))):
+                self.respond(504, "the barrier's other requests did not arrive\n")
+                return False
+            body = json.dumps({"port": self.client_address[1], "served": self.served}).encode()
+            self.send(
+                f"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: {len(body)}\r\n\r\n"
+            )
+            self.send(body)
+            return True
         elif path in ("/keep-alive/peer", "/keep-alive/drop-next") or getattr(self, "raw_then_peer", False):
             body = json.dumps({"port": self.client_address[1], "served": self.served}).encode()
             self.send(

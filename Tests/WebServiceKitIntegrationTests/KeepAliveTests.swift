@@ -35,22 +35,105 @@ final class KeepAliveTests: XCTestCase {
         XCTAssertEqual(peers.map(\.served), [0, 1, 2, 3, 4])
     }
 
-    func testConcurrentCallsOpenConnectionsThatLaterCallsReuse() async throws {
-        let client = try client()
-        let tag = UUID().uuidString
-        let wave: @Sendable () async throws -> [Peer] = {
-            try await withThrowingTaskGroup(of: Peer.self) { group in
-                for _ in 0..<8 { group.addTask { try await client.perform(Self.peer, tag) } }
-                return try await group.reduce(into: []) { $0.append($1) }
-            }
+    /// A client whose session configuration allows `perHost` connections per origin.
+    private func client(connectionsPerHost perHost: Int) throws -> WebServiceClient {
+        try XCTSkipUnless(URLSessionTransport.usesDirectHTTP1ByDefault, "the direct HTTP/1.1 path is for Linux")
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.httpMaximumConnectionsPerHost = perHost
+        return WebServiceClient(
+            serviceRoot: try FaultServer.url(), transport: URLSessionTransport(configuration: configuration))
+    }
+
+    /// `/keep-alive/barrier`: answered only once `count` requests of `group` are at the server.
+    private static let barrier = WebServiceCall<Peer>(
+        relativePath: "keep-alive/barrier?tag=%%0%%&group=%%1%%&n=%%2%%", timeout: 20)
+
+    /// `call` with `arguments`, in a task of its own.
+    private static func start(
+        _ client: WebServiceClient, _ call: WebServiceCall<Peer>, _ arguments: [any Sendable]
+    ) -> Task<Peer, any Error> {
+        Task { try await client.perform(call, arguments) }
+    }
+
+    /// `count` concurrent calls that the server answers only once all of them arrived: each is on
+    /// a connection of its own, whatever the order the calls ran in.
+    private func barrierWave(_ client: WebServiceClient, tag: String, count: Int) async throws -> [Peer] {
+        let group = UUID().uuidString
+        return try await withThrowingTaskGroup(of: Peer.self) { tasks in
+            for _ in 0..<count { tasks.addTask { try await client.perform(Self.barrier, tag, group, count) } }
+            return try await tasks.reduce(into: []) { $0.append($1) }
         }
-        let first = try await wave()
-        let second = try await wave()
-        let opened = Set(first.map(\.port))
-        XCTAssertTrue(Set(second.map(\.port)).isSubset(of: opened), "\(first) then \(second)")
-        XCTAssertTrue(second.allSatisfy { $0.served > 0 }, "\(second)")
+    }
+
+    func testConcurrentCallsOpenConnectionsThatLaterCallsReuse() async throws {
+        // Four calls that must all be in flight at once open four connections; four more, once
+        // those are idle, find the pool at its cap of four and reuse them all. Nothing here
+        // depends on which call got which connection.
+        let client = try client(connectionsPerHost: 4)
+        let tag = UUID().uuidString
+        let first = try await barrierWave(client, tag: tag, count: 4)
+        XCTAssertEqual(Set(first.map(\.port)).count, 4, "\(first)")
+        XCTAssertTrue(first.allSatisfy { $0.served == 0 }, "\(first)")
+        let second = try await barrierWave(client, tag: tag, count: 4)
+        XCTAssertEqual(Set(second.map(\.port)), Set(first.map(\.port)), "\(first) then \(second)")
+        XCTAssertTrue(second.allSatisfy { $0.served == 1 }, "\(second)")
         let record = try await FaultServer.record(tag, at: try FaultServer.url())
-        XCTAssertEqual(record.count, 16)
+        XCTAssertEqual(record.count, 8)
+    }
+
+    func testConcurrentCallsPastTheSessionsConnectionsPerHostWaitForAConnection() async throws {
+        // 40 calls, 2 connections: the calls past the cap wait for a connection rather than open
+        // one, and every call is answered.
+        let client = try client(connectionsPerHost: 2)
+        let tag = UUID().uuidString
+        let peers = try await withThrowingTaskGroup(of: Peer.self) { tasks in
+            for _ in 0..<40 { tasks.addTask { try await client.perform(Self.peer, tag) } }
+            return try await tasks.reduce(into: [Peer]()) { $0.append($1) }
+        }
+        let ports = Set(peers.map(\.port))
+        XCTAssertLessThanOrEqual(ports.count, 2, "\(peers)")
+        // Each connection carried its requests one after another: served 0, 1, 2, … on each.
+        for port in ports {
+            let served = peers.filter { $0.port == port }.map(\.served).sorted()
+            XCTAssertEqual(served, Array(0..<served.count), "port \(port)")
+        }
+        let record = try await FaultServer.record(tag, at: try FaultServer.url())
+        XCTAssertEqual(record.count, 40)
+    }
+
+    func testACallCancelledWhileItWaitsForAConnectionIsNeverSent() async throws {
+        // One connection per host, held by a call the server answers only once a second request
+        // of its group arrives (from another client). A call that waits behind it and is
+        // cancelled fails as cancelled, never reaches the server, and takes no connection: the
+        // next call gets the held one.
+        let client = try client(connectionsPerHost: 1)
+        let other = try self.client(connectionsPerHost: 1)
+        let tag = UUID().uuidString
+        let waiterTag = UUID().uuidString
+        let group = UUID().uuidString
+        let holder = Self.start(client, Self.barrier, [tag, group, 2])
+        // The holder's request is at the server: the one connection is taken.
+        let counter = WebServiceClient(serviceRoot: try FaultServer.url())
+        let count = WebServiceCall<FaultServer.Record>(relativePath: "count?tag=%%0%%")
+        while try await counter.perform(count, tag).count < 1 { try await Task.sleep(nanoseconds: 10_000_000) }
+        let waiter = Self.start(client, Self.peer, [waiterTag])
+        // Whether the waiting call is cancelled before or after it queued, it must not be sent:
+        // the only connection is held until the barrier opens below.
+        try await Task.sleep(nanoseconds: 50_000_000)
+        waiter.cancel()
+        do {
+            let peer = try await waiter.value
+            XCTFail("a cancelled call was answered: \(peer)")
+        } catch let error as WebServiceError {
+            XCTAssertTrue(error.isCancelled, "\(error)")
+        }
+        _ = try await other.perform(Self.barrier, tag, group, 2)
+        let held = try await holder.value
+        let next = try await client.perform(Self.peer, tag)
+        XCTAssertEqual(next.port, held.port, "the one connection, given back")
+        XCTAssertEqual(next.served, 1)
+        let waiterRecord = try await FaultServer.record(waiterTag, at: try FaultServer.url())
+        XCTAssertEqual(waiterRecord.count, 0, "the cancelled call reached the server")
     }
 
     func testARequestTheServerDropsOnAKeptConnectionIsSentAgainOnANewOne() async throws {

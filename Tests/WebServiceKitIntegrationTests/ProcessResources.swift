@@ -6,6 +6,23 @@ enum ProcessResources {
     /// Open file descriptors: the entries of `/proc/self/fd` (the listing's own one excluded).
     static var openDescriptors: Int? { count("/proc/self/fd").map { $0 - 1 } }
 
+    /// Open sockets: the entries of `/proc/self/fd` that link to `socket:[…]`.
+    static var openSockets: Int? {
+        guard let entries = try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd") else { return nil }
+        return entries.count { entry in
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\(entry)"))?.hasPrefix("socket:")
+                ?? false
+        }
+    }
+
+    /// What each open descriptor is (`socket:[…]`, `pipe:[…]`, a path…), for a measure to print
+    /// what it did not expect.
+    static var descriptorTargets: [String] {
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+        return entries.compactMap { try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\($0)") }
+            .sorted()
+    }
+
     /// Threads of the process: the entries of `/proc/self/task`.
     static var threads: Int? { count("/proc/self/task") }
 
@@ -25,20 +42,23 @@ enum ProcessResources {
     }
 }
 
-/// The most descriptors and threads seen while some work runs, sampled every millisecond on a
-/// thread of its own.
+/// The most descriptors, sockets and threads seen while some work runs, sampled every
+/// millisecond on a thread of its own.
 final class ResourcePeak: @unchecked Sendable {  // guarded by `lock`
     private let lock = NSLock()
     private var running = true
-    private var peak = (descriptors: 0, threads: 0)
+    private var peak = (descriptors: 0, sockets: 0, threads: 0)
     private let done = DispatchSemaphore(value: 0)
 
     init() {
         let thread = Thread { [self] in
             while lock.withLock({ running }) {
                 let descriptors = ProcessResources.openDescriptors ?? 0
+                let sockets = ProcessResources.openSockets ?? 0
                 let threads = ProcessResources.threads ?? 0
-                lock.withLock { peak = (max(peak.descriptors, descriptors), max(peak.threads, threads)) }
+                lock.withLock {
+                    peak = (max(peak.descriptors, descriptors), max(peak.sockets, sockets), max(peak.threads, threads))
+                }
                 usleep(1000)
             }
             done.signal()
@@ -47,7 +67,7 @@ final class ResourcePeak: @unchecked Sendable {  // guarded by `lock`
     }
 
     /// Stops sampling; the peaks seen.
-    func stop() -> (descriptors: Int, threads: Int) {
+    func stop() -> (descriptors: Int, sockets: Int, threads: Int) {
         lock.withLock { running = false }
         done.wait()
         return lock.withLock { peak }

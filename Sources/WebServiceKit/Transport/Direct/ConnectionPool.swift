@@ -43,11 +43,12 @@ final class ConnectionPool: Sendable {
     /// than gunicorn's 2 s (whose closing shows as a readable socket, and is never used).
     static let defaultIdleTimeout: UInt64 = 30 * 1_000_000_000
 
-    /// Connections across origins, by default: a quarter of the process's descriptors (each
-    /// connection holds three: the socket and a wake pipe), at most 256. Until the transport
+    /// Connections across origins, by default: as many as hold a quarter of the process's
+    /// descriptors (each connection holds three: the socket and a wake pipe), between 4 and 256.
+    /// With `ulimit -n 1024` that is 85; with 256, 21; from 3,072 up, 256. Until the transport
     /// moves to an event loop, a connection in use holds a thread blocked in `poll(2)`, and
     /// Dispatch gives its pool at most 255 threads: more connections would wait for a thread
-    /// while holding a socket. With `ulimit -n 1024` that is 85; with 256, 21.
+    /// while holding a socket.
     static let defaultTotal: Int = {
         var limit = rlimit()
         #if canImport(Glibc)
@@ -62,11 +63,13 @@ final class ConnectionPool: Sendable {
 
     /// The caps for a transport made from `configuration`.
     ///
-    /// Per origin: the configuration's `httpMaximumConnectionsPerHost`, which is 6 for
-    /// `.default` and `.ephemeral` on Linux (FoundationNetworking passes it to libcurl, the
-    /// session's own cap) and on Apple platforms: the six connections per host that browsers
-    /// open, so that the direct path loads a server no more than the session would. A value
-    /// below 1 means no cap per origin, as libcurl reads it; the total cap still applies.
+    /// Per origin: the configuration's `httpMaximumConnectionsPerHost`, so that the direct path
+    /// loads a server no more than the session would. Its default is 6 for `.default` and
+    /// `.ephemeral`, on Linux as on Apple platforms, and FoundationNetworking passes it to
+    /// libcurl (40 concurrent GETs through a Linux session use 6 connections): the six
+    /// connections per host of browsers, between OkHttp's 5 requests per host and
+    /// AsyncHTTPClient's 8 connections. A value below 1 means no cap per origin, as libcurl reads
+    /// it; the total cap still applies.
     static func limits(for configuration: URLSessionConfiguration) -> Limits {
         let perHost = configuration.httpMaximumConnectionsPerHost
         return Limits(perOrigin: perHost > 0 ? perHost : .max, total: defaultTotal, idleTimeout: defaultIdleTimeout)
@@ -86,9 +89,18 @@ final class ConnectionPool: Sendable {
         var idleTimer: DeadlineScheduler.Token?
     }
 
+    /// What is left to do once the lock is released: connections to close, waiting calls to
+    /// resume, deadlines to forget.
+    private struct Effects {
+        var close: [KeptAliveConnection] = []
+        var resume: [(CheckedContinuation<State.Grant, any Error>, Result<State.Grant, any Error>)] = []
+        var forget: [DeadlineScheduler.Token] = []
+    }
+
     private let shell: Locked<Shell>
     private let scheduler: DeadlineScheduler
 
+    /// A pool with `limits`, whose idle timer and waiting calls' deadlines run on `scheduler`.
     init(limits: Limits, scheduler: DeadlineScheduler = .shared) {
         shell = Locked(Shell(state: State(limits: limits)))
         self.scheduler = scheduler
@@ -103,6 +115,7 @@ final class ConnectionPool: Sendable {
         for connection in idle { connection.socket.close() }
     }
 
+    /// The caps and the idle timeout.
     var limits: Limits { shell.withLock { $0.state.limits } }
 
     /// Open connections (idle and in use), idle ones, and waiting calls: for tests.
@@ -113,7 +126,8 @@ final class ConnectionPool: Sendable {
     /// A connection to `origin` for a GET or HEAD: the most recently used idle one that the
     /// server has not closed, or a new one (not opened yet), once the caps allow it. Waits in
     /// order behind earlier calls; cancelling the task or passing `deadline` ends the wait with
-    /// `URLError.cancelled` or `.timedOut`. Give it back with ``release(_:to:reusable:)``.
+    /// `URLError.cancelled` or `.timedOut`, and the call never holds a connection then. Give it
+    /// back with ``release(_:to:reusable:)``.
     func connection(to origin: String, deadline: DispatchTime?) async throws -> KeptAliveConnection {
         switch try await grant(for: origin, reusingIdle: true, deadline: deadline) {
         case .reuse(let connection):
@@ -140,58 +154,47 @@ final class ConnectionPool: Sendable {
     func release(_ connection: KeptAliveConnection, to origin: String, reusable: Bool) {
         if !reusable { connection.socket.close() }
         let now = DispatchTime.now().uptimeNanoseconds
-        apply(shell.withLock { $0.state.release(origin: origin, connection: reusable ? connection : nil, now: now) })
+        if let effects = update({ $0.state.release(origin: origin, connection: reusable ? connection : nil, now: now) })
+        {
+            perform(effects)
+        }
     }
 
     /// Gives back the place of a connection from ``place(to:deadline:)``, closed by its user.
     func releasePlace(to origin: String) {
         let now = DispatchTime.now().uptimeNanoseconds
-        apply(shell.withLock { $0.state.release(origin: origin, connection: nil, now: now) })
+        if let effects = update({ $0.state.release(origin: origin, connection: nil, now: now) }) { perform(effects) }
     }
 
     // MARK: - Waiting
 
+    /// What ``acquire`` found under the lock.
+    private enum Entry {
+        case granted(State.Grant)
+        case waiting(State.WaiterID, Waiter)
+    }
+
     private func grant(for origin: String, reusingIdle: Bool, deadline: DispatchTime?) async throws -> State.Grant {
         let now = DispatchTime.now().uptimeNanoseconds
-        let (acquisition, actions, waiter) = shell.withLock { shell in
+        let (entry, effects) = shell.withLock { shell -> (Entry, Effects?) in
             let (acquisition, actions) = shell.state.acquire(origin: origin, reusingIdle: reusingIdle, now: now)
-            var waiter: Waiter?
-            if case .waiting(let id) = acquisition {
-                waiter = Waiter()
+            let entry: Entry
+            switch acquisition {
+            case .granted(let grant):
+                entry = .granted(grant)
+            case .waiting(let id):
+                let waiter = Waiter()
                 shell.waiters[id] = waiter
+                entry = .waiting(id, waiter)
             }
-            return (acquisition, actions, waiter)
+            // The fast path (an idle connection, or room for a new one) has nothing more to do.
+            return (entry, actions.isEmpty ? nil : bookkeep(actions, in: &shell))
         }
-        apply(actions)
+        if let effects { perform(effects) }
         let grant: State.Grant
-        switch acquisition {
-        case .granted(let granted):
-            grant = granted
-        case .waiting(let id):
-            guard let waiter else { throw URLError(.unknown) }
-            if let deadline {
-                let seconds = deadline > .now() ? Double(deadline.uptimeNanoseconds - DispatchTime.now().uptimeNanoseconds) / 1e9 : 0
-                let token = scheduler.schedule(after: seconds) { [weak self] in
-                    self?.stopWaiting(id, with: URLError(.timedOut, reason: "no connection came free in time"))
-                }
-                let stillWaiting = shell.withLock { shell in
-                    guard shell.waiters[id] === waiter else { return false }
-                    waiter.deadline = token
-                    return true
-                }
-                if !stillWaiting { scheduler.cancel(token) }
-            }
-            grant = try await withTaskCancellationHandler {
-                try await withCheckedThrowingContinuation { continuation in
-                    let outcome: Result<State.Grant, any Error>? = shell.withLock { _ in
-                        if waiter.outcome == nil { waiter.continuation = continuation }
-                        return waiter.outcome
-                    }
-                    if let outcome { continuation.resume(with: outcome) }
-                }
-            } onCancel: {
-                stopWaiting(id, with: URLError(.cancelled))
-            }
+        switch entry {
+        case .granted(let granted): grant = granted
+        case .waiting(let id, let waiter): grant = try await wait(id, on: waiter, deadline: deadline)
         }
         // A call cancelled as it got its grant gives it back unused.
         if Task.isCancelled {
@@ -204,60 +207,104 @@ final class ConnectionPool: Sendable {
         return grant
     }
 
-    /// Ends the wait of `id` with `error`, if it still waits.
-    private func stopWaiting(_ id: State.WaiterID, with error: any Error) {
-        let (continuation, token, actions) = shell.withLock { shell -> (CheckedContinuation<State.Grant, any Error>?, DeadlineScheduler.Token?, State.Actions?) in
-            guard let actions = shell.state.cancel(id), let waiter = shell.waiters.removeValue(forKey: id) else {
-                return (nil, nil, nil)
+    /// Waits for the grant of the waiting call `id`, until the task is cancelled or `deadline`.
+    private func wait(_ id: State.WaiterID, on waiter: Waiter, deadline: DispatchTime?) async throws -> State.Grant {
+        if let deadline {
+            let now = DispatchTime.now().uptimeNanoseconds
+            let left = deadline.uptimeNanoseconds > now ? deadline.uptimeNanoseconds - now : 0
+            let token = scheduler.schedule(after: Double(left) / 1e9) { [weak self] in
+                self?.stopWaiting(id, with: URLError(.timedOut, reason: "no connection came free before the deadline"))
             }
-            defer { waiter.continuation = nil }
-            if waiter.continuation == nil { waiter.outcome = .failure(error) }
-            return (waiter.continuation, waiter.deadline, actions)
+            let waits = shell.withLock { shell in
+                guard shell.waiters[id] === waiter else { return false }
+                waiter.deadline = token
+                return true
+            }
+            if !waits { scheduler.cancel(token) }
         }
-        if let token { scheduler.cancel(token) }
-        continuation?.resume(throwing: error)
-        if let actions { apply(actions) }
-    }
-
-    /// Does what the state said: grants to waiting calls, connections to close, the idle timer.
-    private func apply(_ actions: State.Actions) {
-        var resumes: [(CheckedContinuation<State.Grant, any Error>, State.Grant)] = []
-        var tokens: [DeadlineScheduler.Token] = []
-        if !actions.grants.isEmpty || actions.armIdleTimer != nil {
-            shell.withLock { shell in
-                for (id, grant) in actions.grants {
-                    guard let waiter = shell.waiters.removeValue(forKey: id) else { continue }
-                    if let token = waiter.deadline { tokens.append(token) }
-                    if let continuation = waiter.continuation {
-                        waiter.continuation = nil
-                        resumes.append((continuation, grant))
-                    } else {
-                        waiter.outcome = .success(grant)
-                    }
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                let outcome = shell.withLock { _ -> Result<State.Grant, any Error>? in
+                    if waiter.outcome == nil { waiter.continuation = continuation }
+                    return waiter.outcome
                 }
-                if let time = actions.armIdleTimer { armIdleTimer(at: time, in: &shell) }
+                if let outcome { continuation.resume(with: outcome) }
+            }
+        } onCancel: {
+            stopWaiting(id, with: URLError(.cancelled))
+        }
+    }
+
+    /// Ends the wait of `id` with `error`, if it still waits; a call that got its grant already
+    /// keeps it.
+    private func stopWaiting(_ id: State.WaiterID, with error: any Error) {
+        let effects = shell.withLock { shell -> Effects? in
+            guard let actions = shell.state.cancel(id), let waiter = shell.waiters.removeValue(forKey: id) else {
+                return nil
+            }
+            var effects = bookkeep(actions, in: &shell)
+            if let token = waiter.deadline { effects.forget.append(token) }
+            if let continuation = waiter.continuation {
+                waiter.continuation = nil
+                effects.resume.append((continuation, .failure(error)))
+            } else {
+                waiter.outcome = .failure(error)
+            }
+            return effects
+        }
+        if let effects { perform(effects) }
+    }
+
+    /// Does, under the lock, the part of `actions` that is bookkeeping: grants are matched with
+    /// their waiting calls, the idle timer is armed. The rest is returned, for ``perform(_:)``.
+    private func bookkeep(_ actions: State.Actions, in shell: inout Shell) -> Effects {
+        var effects = Effects(close: actions.close)
+        for (id, grant) in actions.grants {
+            // Always there: a waiting call's entry is made under the lock that made it wait, and
+            // removed only with its grant or its cancellation.
+            guard let waiter = shell.waiters.removeValue(forKey: id) else { continue }
+            if let token = waiter.deadline { effects.forget.append(token) }
+            if let continuation = waiter.continuation {
+                waiter.continuation = nil
+                effects.resume.append((continuation, .success(grant)))
+            } else {
+                waiter.outcome = .success(grant)
             }
         }
-        for token in tokens { scheduler.cancel(token) }
-        for connection in actions.close { connection.socket.close() }
-        for (continuation, grant) in resumes { continuation.resume(returning: grant) }
+        if let time = actions.armIdleTimer {
+            if let old = shell.idleTimer { scheduler.cancel(old) }
+            let now = DispatchTime.now().uptimeNanoseconds
+            let seconds = time > now ? Double(time - now) / 1e9 : 0
+            shell.idleTimer = scheduler.schedule(after: seconds) { [weak self] in self?.expireIdle() }
+        }
+        return effects
     }
 
-    /// Schedules the idle timer; under the lock, so that the state's idea of it stays true.
-    private func armIdleTimer(at time: UInt64, in shell: inout Shell) {
-        if let old = shell.idleTimer { scheduler.cancel(old) }
-        let now = DispatchTime.now().uptimeNanoseconds
-        let seconds = time > now ? Double(time - now) / 1e9 : 0
-        shell.idleTimer = scheduler.schedule(after: seconds) { [weak self] in self?.expireIdle() }
+    /// Closes connections and resumes waiting calls, outside the lock.
+    private func perform(_ effects: Effects) {
+        for token in effects.forget { scheduler.cancel(token) }
+        for connection in effects.close { connection.socket.close() }
+        for (continuation, result) in effects.resume { continuation.resume(with: result) }
     }
 
+    /// Runs a state operation that returns actions under the lock, and gives back what is left
+    /// to do outside it (`nil`: nothing).
+    private func update(_ operation: (inout Shell) -> State.Actions) -> Effects? {
+        shell.withLock { shell in
+            let actions = operation(&shell)
+            return actions.isEmpty ? nil : bookkeep(actions, in: &shell)
+        }
+    }
+
+    /// The idle timer: closes the connections idle too long, and arms itself again while idle
+    /// connections remain.
     private func expireIdle() {
         let now = DispatchTime.now().uptimeNanoseconds
-        let actions = shell.withLock { shell in
+        let effects = update { shell in
             shell.idleTimer = nil
             return shell.state.expireIdle(now: now)
         }
-        apply(actions)
+        if let effects { perform(effects) }
     }
 
     private func newConnection(to origin: String) throws -> KeptAliveConnection {

@@ -2,18 +2,25 @@
 /// origin, which of them are idle and since when, and which calls wait for one, in order.
 ///
 /// Every operation takes the time as an argument (nanoseconds of a monotonic clock) and returns
-/// what the caller must do: hand a connection or a permit to open one to a waiting call, close
-/// connections, arm the idle timer. The pool applies those actions outside its lock; tests drive
-/// this type with a clock of their own. `Connection` is the pool's handle of an open connection.
+/// what the caller must do: hand a connection or a place for a new one to waiting calls, close
+/// connections, arm the idle timer. The pool applies those actions; tests drive this type with a
+/// clock of their own. `Connection` is the pool's handle of an open connection.
 ///
-/// Counting: an origin's open connections are its idle ones plus those leased to calls (a permit
-/// to open counts from the moment it is given). A call gets, in this order: the most recently
-/// used idle connection of its origin; a permit to open one when its origin is below
-/// ``Limits/perOrigin`` and the pool below ``Limits/total`` (closing the longest-idle connection of
-/// any origin first when only the total is reached); else it waits. Waiting calls of one origin
-/// are served first come, first served; when the total frees up, the earliest waiting call of any
-/// origin below its own cap goes first. A connection given back reusable goes straight to the
-/// first waiting call of its origin; one given back closed frees its place for the next call.
+/// Counting: an origin's open connections are its idle ones plus those leased to calls (a place
+/// to open one counts from the moment it is given). A call gets, in this order: the most recently
+/// used idle connection of its origin; a place to open one when its origin is below
+/// ``Limits/perOrigin`` and the pool below ``Limits/total`` (closing the connection idle the
+/// longest, of any origin, when only the total is reached); else it waits.
+///
+/// Waiting calls of one origin are served strictly first come, first served: a connection given
+/// back reusable goes to the first waiting call of its origin (closed first, to leave its place,
+/// when that call needs a fresh connection of its own). When a place frees up in the total, the
+/// earliest waiting call of any origin below its own cap goes first.
+///
+/// Idle connections are closed once idle for ``Limits/idleTimeout``: by the idle timer, which
+/// ``Actions/armIdleTimer`` asks for while idle connections exist, at most once per
+/// ``reapInterval`` (each run visits the origins with open connections or waiting calls, at most
+/// ``Limits/total`` plus the waiting calls); and by any call to the same origin meanwhile.
 struct ConnectionPoolState<Connection> {
     /// The caps and the idle timeout.
     struct Limits: Sendable, Equatable {
@@ -39,8 +46,10 @@ struct ConnectionPoolState<Connection> {
 
     /// What ``acquire(origin:reusingIdle:now:)`` decided.
     enum Acquisition {
+        /// The call goes now.
         case granted(Grant)
-        /// The call waits: it gets its grant from a later operation's ``Actions/grants``.
+        /// The call waits: it gets its grant from a later operation's ``Actions/grants``, unless
+        /// it is cancelled first (``cancel(_:)``).
         case waiting(WaiterID)
     }
 
@@ -48,10 +57,13 @@ struct ConnectionPoolState<Connection> {
     struct Actions {
         /// Waiting calls that got a grant, in order.
         var grants: [(waiter: WaiterID, grant: Grant)] = []
-        /// Connections to close (idle too long, or making room for another origin's call).
+        /// Connections to close (idle too long, or making room for another call).
         var close: [Connection] = []
-        /// Arm the idle timer for this time (nanoseconds), when it is not armed yet.
+        /// Arm the idle timer for this time (nanoseconds); it is not armed for an earlier one.
         var armIdleTimer: UInt64?
+
+        /// Whether there is nothing to do.
+        var isEmpty: Bool { grants.isEmpty && close.isEmpty && armIdleTimer == nil }
     }
 
     private struct Idle {
@@ -77,6 +89,7 @@ struct ConnectionPoolState<Connection> {
         var open: Int { idle.count + leased }
     }
 
+    /// The caps; each at least 1.
     let limits: Limits
     private var origins: [String: Origin] = [:]
     private var waiterOrigins: [WaiterID: String] = [:]
@@ -84,32 +97,37 @@ struct ConnectionPoolState<Connection> {
     /// Open connections across origins.
     private(set) var openCount = 0
     /// The time the idle timer is armed for, `nil` when it is not.
-    private var idleTimer: UInt64?
+    private(set) var idleTimer: UInt64?
 
+    /// A pool with nothing open; a cap below 1 counts as 1.
     init(limits: Limits) {
         self.limits = Limits(
             perOrigin: max(1, limits.perOrigin), total: max(1, limits.total), idleTimeout: limits.idleTimeout)
     }
 
+    /// The idle timer runs at most this often: one second, or the idle timeout when shorter.
+    var reapInterval: UInt64 { min(limits.idleTimeout, 1_000_000_000) }
     /// Idle connections across origins.
     var idleCount: Int { origins.values.reduce(0) { $0 + $1.idle.count } }
     /// Calls waiting for a connection.
     var waitingCount: Int { waiterOrigins.count }
     /// Open connections to `origin`.
     func openCount(for origin: String) -> Int { origins[origin]?.open ?? 0 }
+    /// Connections to `origin` leased to calls.
+    func leasedCount(for origin: String) -> Int { origins[origin]?.leased ?? 0 }
 
     /// A connection for a call to `origin`, or a place in its queue. With `reusingIdle` false
     /// (a call that needs a fresh connection), an idle connection of the origin is closed to make
     /// room when the origin is at its cap.
-    mutating func acquire(origin key: String, reusingIdle: Bool = true, now: UInt64) -> (
-        Acquisition, Actions
-    ) {
+    mutating func acquire(origin key: String, reusingIdle: Bool = true, now: UInt64) -> (Acquisition, Actions) {
         var actions = Actions()
-        // Idle connections past the timeout are closed here too: the timer may not have run yet.
+        // The origin's idle connections past the timeout go first: the timer may not have run yet.
         let timeout = limits.idleTimeout
         let expired = withOrigin(key) { Self.removeExpired(from: &$0, timeout: timeout, now: now) }
-        openCount -= expired.count
-        actions.close = expired
+        if !expired.isEmpty {
+            openCount -= expired.count
+            actions.close = expired
+        }
         if origins[key]?.waiters.isEmpty ?? true,
             let grant = grant(to: key, reusingIdle: reusingIdle, actions: &actions)
         {
@@ -123,23 +141,29 @@ struct ConnectionPoolState<Connection> {
     }
 
     /// Takes back a connection leased for `origin`: `connection` when it can carry another
-    /// request, `nil` when it was closed (or never opened).
+    /// request, `nil` when it was closed (or never opened). A release without a lease does nothing.
     mutating func release(origin key: String, connection: Connection?, now: UInt64) -> Actions {
         var actions = Actions()
         guard let leased = origins[key]?.leased, leased > 0 else { return actions }
         if let connection {
-            let handed: Waiter? = withOrigin(key) { origin in
-                // Straight to the first call that can use it; it stays leased.
-                guard let index = origin.waiters.firstIndex(where: \.reusesIdle) else {
+            // Straight to the first waiting call of the origin; the place stays leased.
+            let first: Waiter? = withOrigin(key) { origin in
+                guard !origin.waiters.isEmpty else {
                     origin.leased -= 1
                     origin.idle.append(Idle(connection: connection, since: now))
                     return nil
                 }
-                return origin.waiters.remove(at: index)
+                return origin.waiters.removeFirst()
             }
-            if let handed {
-                waiterOrigins[handed.id] = nil
-                actions.grants.append((handed.id, .reuse(connection)))
+            if let first {
+                waiterOrigins[first.id] = nil
+                if first.reusesIdle {
+                    actions.grants.append((first.id, .reuse(connection)))
+                } else {
+                    // It needs a connection of its own: this one makes room for it.
+                    actions.close.append(connection)
+                    actions.grants.append((first.id, .open))
+                }
             } else if idleTimer == nil {
                 idleTimer = now &+ limits.idleTimeout
                 actions.armIdleTimer = idleTimer
@@ -154,12 +178,12 @@ struct ConnectionPoolState<Connection> {
     }
 
     /// Removes a waiting call from its queue (cancelled, or its deadline passed); `nil` when it
-    /// is not waiting (any more): it was given its grant already.
+    /// is not waiting (any more): it was given its grant already, which the caller must release.
     mutating func cancel(_ waiter: WaiterID) -> Actions? {
         guard let key = waiterOrigins.removeValue(forKey: waiter) else { return nil }
         withOrigin(key) { $0.waiters.removeAll { $0.id == waiter } }
         var actions = Actions()
-        // Nothing is freed, so normally no one else can go now; stay exact all the same.
+        // A call that waited behind this one may go now.
         serveWaiters(&actions)
         removeIfUnused(key)
         return actions
@@ -175,11 +199,12 @@ struct ConnectionPoolState<Connection> {
             let expired = withOrigin(key) { Self.removeExpired(from: &$0, timeout: timeout, now: now) }
             openCount -= expired.count
             actions.close += expired
-            if let oldest = origins[key]?.idle.first { next = min(next ?? .max, oldest.since &+ limits.idleTimeout) }
+            if let oldest = origins[key]?.idle.first { next = min(next ?? .max, oldest.since &+ timeout) }
             removeIfUnused(key)
         }
-        idleTimer = next
-        actions.armIdleTimer = next
+        // Not before the interval: the work of a run stays bounded per second.
+        idleTimer = next.map { max($0, now &+ reapInterval) }
+        actions.armIdleTimer = idleTimer
         serveWaiters(&actions)
         return actions
     }
@@ -209,22 +234,23 @@ struct ConnectionPoolState<Connection> {
 
     /// Removes the idle connections of `origin` that reached the timeout; the caller counts them.
     private static func removeExpired(from origin: inout Origin, timeout: UInt64, now: UInt64) -> [Connection] {
-        var expired: [Connection] = []
-        while let oldest = origin.idle.first, now >= oldest.since, now - oldest.since >= timeout {
-            origin.idle.removeFirst()
-            expired.append(oldest.connection)
-        }
-        return expired
+        guard let oldest = origin.idle.first, now >= oldest.since, now - oldest.since >= timeout else { return [] }
+        // Oldest first: the expired ones are a prefix (a release reads the clock before the lock,
+        // so one may be a few nanoseconds out of order; it goes at the next run).
+        let count = origin.idle.prefix { now >= $0.since && now - $0.since >= timeout }.count
+        defer { origin.idle.removeFirst(count) }
+        return origin.idle.prefix(count).map(\.connection)
     }
 
     /// A grant for a call to `key` if one is possible now, with the bookkeeping done.
     private mutating func grant(to key: String, reusingIdle: Bool, actions: inout Actions) -> Grant? {
         let perOrigin = limits.perOrigin
         var replaced: Connection?
+        // .some(grant): decided within the origin; .some(nil): no grant; .none: ask the total.
         let local: Grant?? = withOrigin(key) { origin in
             if reusingIdle, let idle = origin.idle.popLast() {
                 origin.leased += 1
-                return .reuse(idle.connection)
+                return .some(.reuse(idle.connection))
             }
             guard origin.open >= perOrigin else { return .none }  // room in the origin
             // At the origin's cap: a call for a fresh connection may replace an idle one.
@@ -257,8 +283,8 @@ struct ConnectionPoolState<Connection> {
         return best?.key
     }
 
-    /// Gives grants to waiting calls while any can have one: the earliest waiting call whose
-    /// origin has room first.
+    /// Gives grants to waiting calls while any can have one: the earliest waiting call (by
+    /// arrival) at the head of an origin's queue that can go, first.
     private mutating func serveWaiters(_ actions: inout Actions) {
         while !waiterOrigins.isEmpty {
             let anyIdle = origins.values.contains { !$0.idle.isEmpty }
@@ -278,6 +304,7 @@ struct ConnectionPoolState<Connection> {
         }
     }
 
+    /// Whether ``grant(to:reusingIdle:actions:)`` would give `waiter` something now.
     private func canServe(_ waiter: Waiter, of origin: Origin, anyIdle: Bool) -> Bool {
         if waiter.reusesIdle, !origin.idle.isEmpty { return true }
         if origin.open >= limits.perOrigin { return !waiter.reusesIdle && !origin.idle.isEmpty }

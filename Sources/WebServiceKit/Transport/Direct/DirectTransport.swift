@@ -123,8 +123,9 @@ final class DirectTransport: Sendable {
     {
         let origin = Self.origin(of: url)
         let deadline = request.timeoutInterval > 0 ? DispatchTime.now() + request.timeoutInterval : nil
-        let extra = extraHeaders(for: request, url: url)
         var connection = try await pool.connection(to: origin, deadline: deadline)
+        // After the wait for a connection: cookies stored meanwhile go with the request.
+        let extra = extraHeaders(for: request, url: url)
         while true {
             connection.socket.deadline = deadline
             let exchange = UnsafeSendable(

@@ -81,6 +81,9 @@ final class SocketConnection: @unchecked Sendable {
 
     var isCancelled: Bool { flags.current.cancelled }
 
+    /// Whether ``close()`` released the connection's descriptors.
+    var isClosed: Bool { flags.current.closed }
+
     /// Whether the socket is connected.
     var isOpen: Bool { descriptor >= 0 }
 
