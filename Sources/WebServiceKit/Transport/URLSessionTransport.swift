@@ -44,9 +44,11 @@ public final class URLSessionTransport: WebServiceTransport {
     /// `HTTPCookieStorage.shared`; `.ephemeral` keeps them in memory per transport).
     ///
     /// - Parameter usesDirectHTTP1: Send requests to `http` URLs over HTTP/1.1 connections of the
-    ///   transport's own. GET and HEAD requests without a body reuse kept-alive connections (at
-    ///   most 16 idle per origin, for up to 30 s; a request that meets a connection the server
-    ///   has just closed goes again on a new one). `Accept-Encoding` is sent only when the request
+    ///   transport's own. GET and HEAD requests without a body reuse kept-alive connections (a
+    ///   request that meets a connection the server has just closed goes again on a new one).
+    ///   Connections follow the configuration's `httpMaximumConnectionsPerHost` per origin (6
+    ///   by default), with a total cap across origins; later calls wait in order, cancellable;
+    ///   idle ones close after 30 s. `Accept-Encoding` is sent only when the request
     ///   has it; a `gzip` or `deflate` body is decoded as it arrives, and any other coding is
     ///   passed on unchanged with its `Content-Encoding` field. Streamed bodies and downloads to a file get a connection each:
     ///   `Content-Length` up front, `Expect: 100-continue` for large bodies, 512 KiB writes, the
