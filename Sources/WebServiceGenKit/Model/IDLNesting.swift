@@ -1,13 +1,16 @@
 /// How deep types and JSON values may nest in an IDL file.
 public enum IDLNesting {
-    /// The deepest nesting either reader accepts: 128 levels of JSON arrays and objects (IfaceGen)
-    /// or of `ARRAY<…>`/`DICT<…>` types (HTTPIDL). Deeper input is an ``IDLError`` at the place
-    /// where the nesting passes the limit.
+    /// The deepest nesting either reader accepts: 64 levels of JSON arrays and objects in an
+    /// ifacegen file (the file's own `{"iface": [{…}]}` included), or of `ARRAY<…>` and `DICT<…>`
+    /// in an HTTPIDL type. Deeper input is an ``IDLError`` at the place where the nesting passes
+    /// the limit (`nesting deeper than the maximum depth of 64`), and nothing is generated.
     ///
     /// The readers and every later step (resolving names, writing Swift) recurse once per level,
-    /// so the limit keeps a hostile or generated file from exhausting the stack: 128 levels fit a
-    /// 512 KiB stack in an unoptimized build. Hand-written interfaces nest a few levels.
-    public static let maximumDepth = 128
+    /// so the limit keeps a hostile or generated file from exhausting the stack. In an unoptimized
+    /// build a level of nested ifacegen objects takes about 5.5 KiB of stack: 64 levels are read
+    /// and generated on a 512 KiB stack (a Task's on Apple platforms), 96 are not. Hand-written
+    /// interfaces nest a few levels.
+    public static let maximumDepth = 64
 
     /// The error for nesting past ``maximumDepth`` at `location`.
     static func tooDeep(at location: SourceLocation) -> IDLError {
