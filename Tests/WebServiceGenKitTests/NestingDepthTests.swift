@@ -118,3 +118,76 @@ final class NestingDepthTests: XCTestCase {
             error.description.hasSuffix("error: nesting deeper than the maximum depth of \(limit)"), "\(error)")
     }
 }
+
+/// Long chains of `extends` and of imports stop at their documented limits.
+final class ChainDepthTests: XCTestCase {
+    private let limit = IDLNesting.maximumDepth
+
+    /// Structs S0…S(count-1), each extending the one before, in one ifacegen file.
+    private static func extendsChain(_ count: Int) -> String {
+        var items = [#"{"struct": "S0", "typedef": {"f0": "int32"}}"#]
+        for index in 1..<count {
+            items.append(#"{"struct": "S\#(index)", "extends": "S\#(index - 1)", "typedef": {"f\#(index)": "int32"}}"#)
+        }
+        return iface(items.joined(separator: ",\n"))
+    }
+
+    func testExtendsChainAtTheMaximumIsGenerated() throws {
+        let swift = try generate(["S.json": Self.extendsChain(limit)])
+        let last = try XCTUnwrap(swift.range(of: "struct S\(limit - 1): "))
+        XCTAssertTrue(swift[last.upperBound...].contains("var f0: Int32"), swift)
+    }
+
+    func testLongerExtendsChainsAreAnError() {
+        for count in [limit + 1, 10_000] {
+            guard let error = generationError(["S.json": Self.extendsChain(count)]) else { continue }
+            // The struct that makes the chain one too long: S(limit) on line limit + 2.
+            XCTAssertEqual(
+                error.description,
+                "S.json:\(limit + 2):\(28 + String(limit).count): error: 'extends' chains more than the maximum depth of \(limit) structs"
+            )
+        }
+    }
+
+    /// Files f0.json … f(count-1).json, each importing the next; the last one declares a struct
+    /// whose field is nested `levels` arrays deep.
+    private static func importChain(_ count: Int, innermostLevels levels: Int = 1) -> [String: String] {
+        var files: [String: String] = [:]
+        for index in 0..<count - 1 { files["f\(index).json"] = iface(#"{"import": "f\#(index + 1).json"}"#) }
+        files["f\(count - 1).json"] = iface(
+            #"{"struct": "Deep", "typedef": {"f": "# + String(repeating: "[", count: levels) + #""int32""#
+                + String(repeating: "]", count: levels) + "}}")
+        return files
+    }
+
+    func testImportChainAtTheMaximumIsGeneratedOnASmallStack() async throws {
+        let count = IDLNesting.maximumImportDepth
+        // The innermost file at the deepest nesting too: {"iface": [{… "typedef": {"f": …}}]} is four.
+        let levels = limit - 4
+        let result = await withCheckedContinuation { continuation in
+            let thread = Thread {
+                continuation.resume(
+                    returning: Result { () throws(IDLError) in
+                        try generate(Self.importChain(count, innermostLevels: levels), inputs: ["f0.json"])
+                    })
+            }
+            thread.stackSize = 512 * 1024
+            thread.start()
+        }
+        let swift = try result.get()
+        XCTAssertTrue(
+            swift.contains(
+                "var f: " + String(repeating: "[", count: levels) + "Int32" + String(repeating: "]", count: levels)),
+            swift)
+    }
+
+    func testLongerImportChainsAreAnError() {
+        let count = IDLNesting.maximumImportDepth
+        for files in [count + 1, 10_000] {
+            guard let error = generationError(Self.importChain(files), inputs: ["f0.json"]) else { continue }
+            XCTAssertEqual(
+                error.description,
+                "f\(count - 1).json:2:12: error: imports nest deeper than the maximum depth of \(count) files")
+        }
+    }
+}

@@ -10,7 +10,17 @@ public enum IDLNesting {
     /// build a level of nested ifacegen objects takes about 5.5 KiB of stack: 64 levels are read
     /// and generated on a 512 KiB stack (a Task's on Apple platforms), 96 are not. Hand-written
     /// interfaces nest a few levels.
+    ///
+    /// An `extends` chain is limited to as many structs, the struct itself included.
     public static let maximumDepth = 64
+
+    /// The longest chain of ifacegen imports (a file that imports a file that imports…), the
+    /// first file included: 16. A longer chain is an ``IDLError`` at the import that passes it.
+    ///
+    /// Reading recurses once per file of the chain, and the last file is read at the bottom of
+    /// it: 16 files and a last one nested ``maximumDepth`` levels deep are read on a 512 KiB
+    /// stack in an unoptimized build.
+    public static let maximumImportDepth = 16
 
     /// The error for nesting past ``maximumDepth`` at `location`.
     static func tooDeep(at location: SourceLocation) -> IDLError {
