@@ -15,7 +15,6 @@
 /// text reads as it was built. ``raw(_:)`` is the escape hatch for what the builder does not
 /// cover; raw text is always parenthesised when it is an operand.
 ///
-///
 /// Expressions of any depth are safe: a chain of 100,000 `and` terms is built, written and
 /// released without recursion, in time linear in its size.
 public struct ODataExpression: Sendable, ExpressibleByStringLiteral, ExpressibleByIntegerLiteral,
@@ -65,7 +64,9 @@ public struct ODataExpression: Sendable, ExpressibleByStringLiteral, Expressible
         private static func takeOperands(of node: inout Node, into pending: inout [Operand]) {
             switch node {
             case .property, .literal, .raw, .invalid: return
-            case .binary(_, let left, let right): pending += [left, right]
+            case .binary(_, let left, let right):
+                pending.append(left)
+                pending.append(right)
             case .not(let operand), .negate(let operand): pending.append(operand)
             case .function(_, let operands), .list(let operands): pending += operands
             case .lambda(_, _, _, let operand), .cast(let operand, _, _):
