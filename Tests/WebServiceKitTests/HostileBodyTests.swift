@@ -163,8 +163,9 @@ final class HostileBodyTests: XCTestCase {
                 guard case .decoding = error else { return XCTFail("\(error)") }
             }
         }
-        // Nesting within the parser's limit still decodes: the guard is about depth, not JSON arrays.
-        let shallow = Data((String(repeating: "[", count: 100) + String(repeating: "]", count: 100)).utf8)
+        // Nesting within JSONRPCValue's limit still decodes: the guard is about depth, not JSON arrays.
+        let levels = JSONRPCValue.maximumDepth
+        let shallow = Data((String(repeating: "[", count: levels) + String(repeating: "]", count: levels)).utf8)
         let (client, _) = makeClient(.init(headers: ["Content-Type": "application/json"], body: shallow))
         let decoded = try await client.perform(WebServiceCall<JSONRPCValue>(relativePath: "a"))
         guard case .array = decoded else { return XCTFail("\(decoded)") }

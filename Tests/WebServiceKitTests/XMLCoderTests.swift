@@ -612,17 +612,17 @@ final class XMLCoderTests: XCTestCase {
         let document = String(repeating: "<a>", count: depth) + String(repeating: "</a>", count: depth)
         XCTAssertThrowsError(try decode(Tree.self, document)) { error in
             guard case DecodingError.dataCorrupted(let context) = error else { return XCTFail("\(error)") }
-            XCTAssertTrue(context.debugDescription.contains("maximum depth of 256"), context.debugDescription)
+            XCTAssertTrue(context.debugDescription.contains("maximum depth of 128"), context.debugDescription)
         }
         // Just inside the limit, the recursive decoding works.
-        let allowed = String(repeating: "<children>", count: 255) + String(repeating: "</children>", count: 255)
+        let allowed = String(repeating: "<children>", count: 127) + String(repeating: "</children>", count: 127)
         var tree = try decode(Tree.self, "<Tree>" + allowed + "</Tree>")
         var levels = 0
         while let child = tree.children.first {
             tree = child
             levels += 1
         }
-        XCTAssertEqual(levels, 255)
+        XCTAssertEqual(levels, 127)
     }
 
     func testDeeplyNestedValuesAreAnEncodingError() throws {

@@ -27,6 +27,11 @@ struct IfaceGenReader {
             throw IDLError("import cycle: \(chain)", at: importedAt)
         }
         if loaded.contains(identity) { return IDLModule() }
+        // One call per file of the chain, each holding its file's tree.
+        guard importStack.count < IDLNesting.maximumImportDepth else {
+            throw IDLError(
+                "imports nest deeper than the maximum depth of \(IDLNesting.maximumImportDepth) files", at: importedAt)
+        }
         let text = try source.contents(of: path, importedAt: importedAt)
         importStack.append((identity, path))
         defer { importStack.removeLast() }

@@ -57,6 +57,13 @@ enum IDLResolver {
                 let cycle = (chain + [parent.name]).joined(separator: " extends ")
                 throw IDLError("'extends' cycle: \(cycle)", at: parent.location)
             }
+            // One call per struct of the chain, each copying the fields inherited so far. The error
+            // points at the `extends` of the struct whose chain is too long.
+            guard chain.count < IDLNesting.maximumDepth else {
+                throw IDLError(
+                    "'extends' chains more than the maximum depth of \(IDLNesting.maximumDepth) structs",
+                    at: byName[chain[0]]?.parent?.location ?? parent.location)
+            }
             let inherited = try allFields(of: byName[parent.name]!, chain: chain + [parent.name])
             for field in structure.fields {
                 if let clash = inherited.first(where: {

@@ -12,7 +12,7 @@ import Foundation
 /// ```
 ///
 /// Numbers are kept as `Int` when they have no fractional part and fit, as `Double` otherwise.
-/// Values nest at most ``maximumDepth`` levels when they are decoded or encoded.
+/// Values nest at most ``maximumDepth`` arrays and objects deep when they are decoded or encoded.
 public enum JSONRPCValue: Sendable, Hashable, Codable, CustomStringConvertible {
     /// `null`.
     case null
@@ -29,22 +29,26 @@ public enum JSONRPCValue: Sendable, Hashable, Codable, CustomStringConvertible {
     /// An object.
     case object([String: JSONRPCValue])
 
-    /// The deepest nesting of arrays and objects a value may have to be decoded or encoded: 256.
+    /// The deepest nesting of arrays and objects a value may have to be decoded or encoded: 64.
     ///
-    /// Decoding and encoding go through `Codable`, which recurses once per level, so the limit is
-    /// what keeps a hostile server's `[[[[…]]]]` from exhausting the stack: 256 levels fit a
-    /// 512 KiB stack (a Task on Apple platforms) in an unoptimized build. It counts from the
-    /// root of the document being decoded, and matches `XMLValueDecoder`'s default depth.
-    /// Deeper values are a `DecodingError.dataCorrupted` (or `EncodingError.invalidValue`).
-    public static let maximumDepth = 256
+    /// `Codable` recurses once per level, through `JSONDecoder` and the standard library as well
+    /// as this type, so this limit is what keeps a hostile server's `[[[[…]]]]` from exhausting
+    /// the stack. In an unoptimized build each level takes about 3.5 KiB of stack, and a Task's
+    /// stack on Apple platforms is 512 KiB: 64 levels leave room for the call that decodes them.
+    /// JSON-RPC services nest their data a few levels deep. Levels count from the root of the
+    /// document, so the `data` of an error object (`{"error":{"data":…}}`) may nest two fewer.
+    ///
+    /// An array or object deeper than that fails to decode with `DecodingError.dataCorrupted`,
+    /// and to encode with `EncodingError.invalidValue`; a response holding one fails the call with
+    /// ``WebServiceError/decoding(_:)``. (`JSONDecoder` itself refuses documents nested deeper
+    /// than 512 levels before any value is decoded.)
+    ///
+    /// A value you build yourself is not limited, and ``description`` writes one of any depth;
+    /// but Swift releases nested arrays and dictionaries recursively, so a value nested tens of
+    /// thousands of levels deep can overflow the stack when it is released.
+    public static let maximumDepth = 64
 
     public init(from decoder: any Decoder) throws {
-        guard decoder.codingPath.count < Self.maximumDepth else {
-            throw DecodingError.dataCorrupted(
-                DecodingError.Context(
-                    codingPath: decoder.codingPath,
-                    debugDescription: "The value nests deeper than the maximum depth of \(Self.maximumDepth)."))
-        }
         let container = try decoder.singleValueContainer()
         if container.decodeNil() {
             self = .null
@@ -58,8 +62,10 @@ public enum JSONRPCValue: Sendable, Hashable, Codable, CustomStringConvertible {
             self = .string(string)
         } else if (try? decoder.unkeyedContainer()) != nil {
             // Known to be an array: an error inside it (such as the depth limit) is the answer.
+            try Self.checkDepth(of: decoder.codingPath, decoding: true)
             self = .array(try container.decode([JSONRPCValue].self))
         } else if (try? decoder.container(keyedBy: AnyCodingKey.self)) != nil {
+            try Self.checkDepth(of: decoder.codingPath, decoding: true)
             self = .object(try container.decode([String: JSONRPCValue].self))
         } else {
             throw DecodingError.dataCorruptedError(in: container, debugDescription: "not a JSON value")
@@ -67,13 +73,6 @@ public enum JSONRPCValue: Sendable, Hashable, Codable, CustomStringConvertible {
     }
 
     public func encode(to encoder: any Encoder) throws {
-        guard encoder.codingPath.count < Self.maximumDepth else {
-            throw EncodingError.invalidValue(
-                self,
-                EncodingError.Context(
-                    codingPath: encoder.codingPath,
-                    debugDescription: "The value nests deeper than the maximum depth of \(Self.maximumDepth)."))
-        }
         var container = encoder.singleValueContainer()
         switch self {
         case .null: try container.encodeNil()
@@ -81,9 +80,26 @@ public enum JSONRPCValue: Sendable, Hashable, Codable, CustomStringConvertible {
         case .integer(let integer): try container.encode(integer)
         case .double(let double): try container.encode(double)
         case .string(let string): try container.encode(string)
-        case .array(let array): try container.encode(array)
-        case .object(let object): try container.encode(object)
+        case .array(let array):
+            try Self.checkDepth(of: encoder.codingPath, decoding: false, value: self)
+            try container.encode(array)
+        case .object(let object):
+            try Self.checkDepth(of: encoder.codingPath, decoding: false, value: self)
+            try container.encode(object)
         }
+    }
+
+    /// Throws when an array or object at `codingPath` would be nested deeper than
+    /// ``maximumDepth``: the root is the first level.
+    private static func checkDepth(
+        of codingPath: [any CodingKey], decoding: Bool, value: JSONRPCValue = .null
+    ) throws {
+        guard codingPath.count >= maximumDepth else { return }
+        let description = "The value nests deeper than the maximum depth of \(maximumDepth) arrays and objects."
+        if decoding {
+            throw DecodingError.dataCorrupted(.init(codingPath: codingPath, debugDescription: description))
+        }
+        throw EncodingError.invalidValue(value, .init(codingPath: codingPath, debugDescription: description))
     }
 
     /// Any key: to ask whether a value is an object.

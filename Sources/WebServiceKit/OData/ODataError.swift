@@ -71,6 +71,10 @@ public struct ODataError: Error, Sendable, Hashable, CustomStringConvertible {
 /// body is empty or not an OData error (ROAD let those through as success). A response whose
 /// status is accepted but whose body is only an error object (some services answer 200 with
 /// `{"error": …}`) fails too.
+///
+/// A JSON body whose arrays and objects nest more than 64 levels deep is not read as an OData
+/// error (reading it would recurse past a small stack): like any other body that is not one, its
+/// first ``messageLimit`` bytes become the message. An XML body is read at any depth.
 public struct ODataErrorHandler: ResponseErrorHandler {
     /// The longest part of a non-OData body kept as the message.
     public static let messageLimit = 1_000

@@ -6,9 +6,19 @@ import Foundation
 
 /// Reads the OData error formats into ``ODataError``.
 enum ODataErrorParsing {
-    /// `{"error": {...}}` (v4, v2) or `{"odata.error": {...}}` (v3).
+    /// The deepest nesting of arrays and objects read from a JSON error body: 64.
+    ///
+    /// `JSONSerialization` stops at 512 levels, but reading, checking and writing back an
+    /// `innererror` that deep recurses past a 512 KiB stack (a Task's on Apple platforms) in a
+    /// debug build. A deeper body is not read as an OData error: the handler keeps its first
+    /// ``ODataErrorHandler/messageLimit`` bytes as the message.
+    static let maximumJSONDepth = 64
+
+    /// `{"error": {...}}` (v4, v2) or `{"odata.error": {...}}` (v3); `nil` for anything else,
+    /// and for a body nested deeper than ``maximumJSONDepth``.
     static func json(_ body: Data, statusCode: Int) -> ODataError? {
-        guard let root = try? JSONSerialization.jsonObject(with: body) as? [String: Any],
+        guard !nestsDeeper(than: maximumJSONDepth, body),
+            let root = try? JSONSerialization.jsonObject(with: body) as? [String: Any],
             let object = (root["error"] ?? root["odata.error"]) as? [String: Any]
         else { return nil }
         let (message, language) = messageAndLanguage(object["message"])
@@ -26,6 +36,35 @@ enum ODataErrorParsing {
         return ODataError(
             statusCode: statusCode, code: string(object["code"]), message: message, language: language,
             target: string(object["target"]), details: details, innerError: inner)
+    }
+
+    /// Whether the arrays and objects of the JSON text `body` nest deeper than `limit`: one pass
+    /// over the bytes, skipping strings (RFC 8259 §7: `"` ends a string unless escaped).
+    static func nestsDeeper(than limit: Int, _ body: Data) -> Bool {
+        var depth = 0
+        var inString = false
+        var escaped = false
+        for byte in body {
+            if inString {
+                if escaped {
+                    escaped = false
+                } else if byte == UInt8(ascii: "\\") {
+                    escaped = true
+                } else if byte == UInt8(ascii: "\"") {
+                    inString = false
+                }
+                continue
+            }
+            switch byte {
+            case UInt8(ascii: "\""): inString = true
+            case UInt8(ascii: "["), UInt8(ascii: "{"):
+                depth += 1
+                if depth > limit { return true }
+            case UInt8(ascii: "]"), UInt8(ascii: "}"): depth -= 1
+            default: break
+            }
+        }
+        return false
     }
 
     /// The message is a string (v4) or `{"lang": …, "value": …}` (v2/v3).

@@ -2,11 +2,11 @@
 
 extension ODataExpression {
     private func binary(_ op: BinaryOperator, _ other: ODataExpression) -> ODataExpression {
-        .combining([self, other]) { .binary(op, node, other.node) }
+        ODataExpression(.binary(op, operand, other.operand))
     }
 
     private func function(_ name: String, _ arguments: ODataExpression...) -> ODataExpression {
-        .combining([self] + arguments) { .function(name, [node] + arguments.map(\.node)) }
+        ODataExpression(.function(name, [operand] + arguments.map(\.operand)))
     }
 
     // MARK: Comparison (§5.1.1.1)
@@ -27,7 +27,8 @@ extension ODataExpression {
     public func has(_ member: ODataEnumMember) -> ODataExpression { binary(.has, .literal(member)) }
     /// `self in (a,b,c)`; written as `eq … or eq …` before OData 4.01.
     public func `in`(_ values: [any ODataLiteralConvertible]) -> ODataExpression {
-        .combining([self]) { .binary(.in, node, .list(values.map { .literal($0.odataLiteral) })) }
+        let items = values.map { ODataExpression.Operand(.literal($0.odataLiteral)) }
+        return ODataExpression(.binary(.in, operand, Operand(.list(items))))
     }
 
     // MARK: Logical (§5.1.1.1.9–11)
@@ -37,7 +38,7 @@ extension ODataExpression {
     /// `self or other`.
     public func or(_ other: ODataExpression) -> ODataExpression { binary(.or, other) }
     /// `not self`.
-    public var not: ODataExpression { .combining([self]) { .not(node) } }
+    public var not: ODataExpression { ODataExpression(.not(operand)) }
 
     // MARK: Arithmetic (§5.1.1.2)
 
@@ -54,7 +55,7 @@ extension ODataExpression {
     /// `self mod other`.
     public func mod(_ other: ODataExpression) -> ODataExpression { binary(.mod, other) }
     /// `-self`.
-    public var negated: ODataExpression { .combining([self]) { .negate(node) } }
+    public var negated: ODataExpression { ODataExpression(.negate(operand)) }
 
     // MARK: String and collection functions (§5.1.1.5, §5.1.1.7)
 
@@ -124,11 +125,11 @@ extension ODataExpression {
 
     /// `cast(self,Type)`.
     public func cast(to type: String) -> ODataExpression {
-        .combining([self]) { .cast(node, type: type, isTest: false) }
+        ODataExpression(.cast(operand, type: type, isTest: false))
     }
     /// `isof(self,Type)`.
     public func isOf(_ type: String) -> ODataExpression {
-        .combining([self]) { .cast(node, type: type, isTest: true) }
+        ODataExpression(.cast(operand, type: type, isTest: true))
     }
 
     /// Any other function: `name(arguments…)`. The name must be an identifier or a qualified name.
@@ -136,7 +137,7 @@ extension ODataExpression {
         guard ODataName.isIdentifier(name) || ODataName.isQualifiedName(name) else {
             return ODataExpression(.invalid(.invalidName(name)))
         }
-        return .combining(arguments) { .function(name, arguments.map(\.node)) }
+        return ODataExpression(.function(name, arguments.map(\.operand)))
     }
 
     // MARK: Lambdas (§5.1.1.13)
@@ -166,9 +167,8 @@ extension ODataExpression {
         guard case .property(let path) = node else {
             return ODataExpression(.invalid(.invalidValue("\(kind.rawValue) needs a collection property")))
         }
-        return .combining(predicate.map { [$0] } ?? []) {
-            .lambda(collection: path, kind: kind, variable: variable, predicate: predicate?.node)
-        }
+        return ODataExpression(
+            .lambda(collection: path, kind: kind, variable: variable, predicate: predicate?.operand))
     }
 }
 

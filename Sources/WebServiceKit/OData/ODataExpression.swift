@@ -15,26 +15,65 @@
 /// text reads as it was built. ``raw(_:)`` is the escape hatch for what the builder does not
 /// cover; raw text is always parenthesised when it is an operand.
 ///
-/// An expression nests at most ``maximumDepth`` operators and functions deep. Combining
-/// expressions beyond that yields an expression whose ``text(for:)`` throws
-/// ``ODataQueryError/invalidValue(_:)``, so a runaway loop cannot build a tree that exhausts the
-/// stack when it is released. Long `and`/`or` chains count one level per operator; for long lists
-/// of values use ``in(_:)``, which is one level at any length.
+/// Expressions of any depth are safe: a chain of 100,000 `and` terms is built, written and
+/// released without recursion, in time linear in its size.
 public struct ODataExpression: Sendable, ExpressibleByStringLiteral, ExpressibleByIntegerLiteral,
     ExpressibleByFloatLiteral, ExpressibleByBooleanLiteral
 {
-    indirect enum Node: Sendable {
+    /// One node of the tree; its operands are ``Operand`` references.
+    enum Node: Sendable {
         case property(String)
         case literal(ODataLiteral)
         case raw(String)
-        case binary(BinaryOperator, Node, Node)
-        case not(Node)
-        case negate(Node)
-        case function(String, [Node])
-        case lambda(collection: String, kind: LambdaKind, variable: String, predicate: Node?)
-        case list([Node])
-        case cast(Node?, type: String, isTest: Bool)
+        case binary(BinaryOperator, Operand, Operand)
+        case not(Operand)
+        case negate(Operand)
+        case function(String, [Operand])
+        case lambda(collection: String, kind: LambdaKind, variable: String, predicate: Operand?)
+        case list([Operand])
+        case cast(Operand?, type: String, isTest: Bool)
         case invalid(ODataQueryError)
+    }
+
+    /// A node, shared by every expression built on it.
+    ///
+    /// A class rather than an `indirect` case so that a deep tree is torn down by a loop: the
+    /// runtime releases an `indirect` enum recursively, one stack frame per level, which a chain of
+    /// tens of thousands of `and` terms overflows. When the last reference to an operand goes, its
+    /// `deinit` takes the operands of every node below it that nothing else holds and empties them,
+    /// so each one released afterwards has nothing left to release.
+    ///
+    /// `@unchecked Sendable`: ``node`` is only written by `deinit`, to its own node or to the node
+    /// of an operand it holds the only reference to, which no other thread can be reading.
+    final class Operand: @unchecked Sendable {
+        fileprivate(set) var node: Node
+
+        init(_ node: Node) { self.node = node }
+
+        deinit {
+            var pending: [Operand] = []
+            Self.takeOperands(of: &node, into: &pending)
+            while var operand = pending.popLast() {
+                // Shared with another expression: that one releases it later.
+                guard isKnownUniquelyReferenced(&operand) else { continue }
+                Self.takeOperands(of: &operand.node, into: &pending)
+            }
+        }
+
+        /// Moves the operands of `node` to `pending` and leaves a leaf in its place.
+        private static func takeOperands(of node: inout Node, into pending: inout [Operand]) {
+            switch node {
+            case .property, .literal, .raw, .invalid: return
+            case .binary(_, let left, let right):
+                pending.append(left)
+                pending.append(right)
+            case .not(let operand), .negate(let operand): pending.append(operand)
+            case .function(_, let operands), .list(let operands): pending += operands
+            case .lambda(_, _, _, let operand), .cast(let operand, _, _):
+                if let operand { pending.append(operand) }
+            }
+            node = .raw("")
+        }
     }
 
     enum LambdaKind: String, Sendable {
@@ -62,44 +101,12 @@ public struct ODataExpression: Sendable, ExpressibleByStringLiteral, Expressible
         var isLogical: Bool { self == .and || self == .or }
     }
 
-    let node: Node
-    /// The nesting depth of `node`: 1 for a leaf, one more than the deepest operand otherwise.
-    let depth: Int
+    /// The root of the tree.
+    let operand: Operand
+    /// The root node.
+    var node: Node { operand.node }
 
-    /// The deepest nesting of operators and functions an expression may have: 1,000.
-    ///
-    /// The tree is released recursively by the Swift runtime, so its depth has to stay within what
-    /// a small stack holds in an unoptimized build (a Task on Apple platforms has 512 KiB). It is
-    /// well beyond what services accept: Microsoft.OData.Core's parser stops at a recursion depth
-    /// of 800 (`ODataUriParserSettings.FilterLimit`), and each parenthesised level costs it several.
-    public static let maximumDepth = 1_000
-
-    /// The error of an expression nested deeper than ``maximumDepth``.
-    static let tooDeep = ODataQueryError.invalidValue(
-        "the expression nests deeper than the maximum depth of \(maximumDepth) operators and functions")
-
-    /// A leaf: a property, a literal, raw text, an error.
-    init(_ node: Node) {
-        self.node = node
-        self.depth = 1
-    }
-
-    private init(node: Node, depth: Int) {
-        self.node = node
-        self.depth = depth
-    }
-
-    /// An expression over `operands`; ``tooDeep`` when it would nest deeper than ``maximumDepth``,
-    /// or when an operand already is too deep (so the error sticks however the result is combined).
-    static func combining(_ operands: [ODataExpression], _ make: () -> Node) -> ODataExpression {
-        var deepest = 0
-        for operand in operands {
-            if case .invalid(let error) = operand.node, error == tooDeep { return operand }
-            deepest = Swift.max(deepest, operand.depth)
-        }
-        guard deepest < maximumDepth else { return ODataExpression(.invalid(tooDeep)) }
-        return ODataExpression(node: make(), depth: deepest + 1)
-    }
+    init(_ node: Node) { operand = Operand(node) }
 
     /// A property, or a path through complex and navigation properties: `"Address/City"`.
     public static func property(_ path: String) -> ODataExpression { ODataExpression(.property(path)) }
@@ -127,40 +134,48 @@ public struct ODataExpression: Sendable, ExpressibleByStringLiteral, Expressible
 
     /// The expression as it appears in a query option value, before percent-encoding.
     public func text(for version: ODataVersion = .v401) throws(ODataQueryError) -> String {
-        try ODataExpressionWriter(version: version).write(node)
+        try ODataExpressionWriter(version: version).write(operand)
     }
 }
 
 /// Writes expression trees as text, with the fewest parentheses precedence allows (and those
 /// around comparisons in `and`/`or` chains that make the text read as it was built).
 ///
-/// Iterative: an explicit stack of pending pieces replaces recursion, so no expression depth can
-/// exhaust the call stack, and each node is written once into one string (linear time).
+/// Iterative: an explicit stack of pieces still to write replaces recursion, so no depth of
+/// expression can exhaust the call stack, and each node is written once, straight into one
+/// string, so the time is linear in the size of the tree.
 struct ODataExpressionWriter {
+    typealias Operand = ODataExpression.Operand
+    typealias Node = ODataExpression.Node
+
     let version: ODataVersion
 
     private static let primary = 8
     private static let unary = 6
+    /// The precedence of a comparison joined by `eq`, the form `in` takes before OData 4.01.
+    private static let equality = ODataExpression.BinaryOperator.eq.precedence
     /// The minimum precedence of an operand that never needs parentheses.
     private static let anywhere = Int.min
 
-    /// A piece still to write: a node (in parentheses when its precedence is below `minimum`), or text.
+    /// A piece still to write: an operand (in parentheses when its precedence is below `minimum`),
+    /// or text.
     private enum Step {
-        case node(ODataExpression.Node, minimum: Int)
+        case operand(Operand, minimum: Int)
         case text(String)
     }
 
-    func write(_ root: ODataExpression.Node) throws(ODataQueryError) -> String {
+    func write(_ root: Operand) throws(ODataQueryError) -> String {
         var output = ""
-        var steps: [Step] = [.node(root, minimum: Self.anywhere)]
+        var steps: [Step] = [.operand(root, minimum: Self.anywhere)]
         while let step = steps.popLast() {
             switch step {
             case .text(let text): output += text
-            case .node(let node, let minimum):
+            case .operand(let operand, let minimum):
+                let node = operand.node
                 if precedence(of: node) < minimum {
-                    steps.append(.text(")"))
-                    steps.append(.node(node, minimum: Self.anywhere))
                     output += "("
+                    steps.append(.text(")"))
+                    steps.append(.operand(operand, minimum: Self.anywhere))
                 } else {
                     try expand(node, into: &steps, output: &output)
                 }
@@ -170,20 +185,33 @@ struct ODataExpressionWriter {
     }
 
     /// The precedence of the text `node` is written as, without writing it.
-    private func precedence(of node: ODataExpression.Node) -> Int {
+    private func precedence(of node: Node) -> Int {
         switch node {
         case .raw: -1
         case .not, .negate: Self.unary
-        case .binary(.in, _, .list(let items)) where version < .v401: items.count == 1 ? 2 : Self.primary
+        case .binary(.in, _, let right) where version < .v401:
+            // One value: `a eq x`; more: `((a eq x) or (a eq y))`.
+            if case .list(let items) = right.node, items.count == 1 { Self.equality } else { Self.primary }
         case .binary(let op, _, _): op.precedence
         case .property, .literal, .function, .lambda, .list, .cast, .invalid: Self.primary
         }
     }
 
-    /// Writes what `node` starts with to `output` and pushes the rest, last piece first.
-    private func expand(
-        _ node: ODataExpression.Node, into steps: inout [Step], output: inout String
-    ) throws(ODataQueryError) {
+    /// The minimum precedence of the left operand of `op` to go without parentheses.
+    private func minimumLeft(of op: ODataExpression.BinaryOperator, _ left: Node) -> Int {
+        if op.isLogical { return minimumInChain(of: op, left) }
+        return op == .has || op == .in ? Self.primary : op.precedence
+    }
+
+    /// In an `and`/`or` chain, an operand with the same operator goes without parentheses;
+    /// anything else is parenthesised unless it binds like a unary operator or tighter.
+    private func minimumInChain(of op: ODataExpression.BinaryOperator, _ child: Node) -> Int {
+        if case .binary(let childOp, _, _) = child, childOp == op { return Self.anywhere }
+        return Self.unary
+    }
+
+    /// Writes what `node` starts with to `output` and pushes the rest onto `steps`.
+    private func expand(_ node: Node, into steps: inout [Step], output: inout String) throws(ODataQueryError) {
         /// Pushes `pieces` so that they are written in order.
         func then(_ pieces: [Step]) { steps.append(contentsOf: pieces.reversed()) }
         switch node {
@@ -195,21 +223,21 @@ struct ODataExpressionWriter {
         case .binary(let op, let left, let right): try expandBinary(op, left, right, then: then)
         case .not(let operand):
             output += "not "
-            then([.node(operand, minimum: Self.unary)])
+            then([.operand(operand, minimum: Self.unary)])
         case .negate(let operand):
             output += "-"
-            // `--x` would read as a double sign that the ABNF has no rule for.
-            if precedence(of: operand) >= Self.unary && startsWithMinus(operand) {
-                then([.text("("), .node(operand, minimum: Self.anywhere), .text(")")])
+            // `--x` would read as a double sign, which the ABNF has no rule for.
+            if precedence(of: operand.node) >= Self.unary && startsWithMinus(operand) {
+                then([.text("("), .operand(operand, minimum: Self.anywhere), .text(")")])
             } else {
-                then([.node(operand, minimum: Self.unary)])
+                then([.operand(operand, minimum: Self.unary)])
             }
         case .invalid(let error): throw error
         case .function(let name, let arguments):
             // OData 2.0/3.0 have `substringof(needle,haystack)` instead, arguments swapped.
             let isSubstringOf = name == "contains" && version < .v4 && arguments.count == 2
             output += (isSubstringOf ? "substringof" : name) + "("
-            then(list(isSubstringOf ? arguments.reversed() : arguments) + [.text(")")])
+            then(commaSeparated(isSubstringOf ? arguments.reversed() : arguments) + [.text(")")])
         case .lambda(let collection, let kind, let variable, let predicate):
             guard version >= .v3 else { throw .unsupported("the \(kind.rawValue) lambda operator", version: version) }
             try ODataName.checkPath(collection)
@@ -219,10 +247,10 @@ struct ODataExpressionWriter {
                 return
             }
             output += "\(collection)/\(kind.rawValue)(\(variable):"
-            then([.node(predicate, minimum: Self.anywhere), .text(")")])
+            then([.operand(predicate, minimum: Self.anywhere), .text(")")])
         case .list(let items):
             output += "("
-            then(list(items) + [.text(")")])
+            then(commaSeparated(items) + [.text(")")])
         case .cast(let operand, let type, let isTest):
             let name = isTest ? "isof" : "cast"
             guard ODataName.isQualifiedName(type) else { throw .invalidName(type) }
@@ -231,39 +259,43 @@ struct ODataExpressionWriter {
                 return
             }
             output += name + "("
-            then([.node(operand, minimum: Self.anywhere), .text(",\(type))")])
+            then([.operand(operand, minimum: Self.anywhere), .text(",\(type))")])
         }
     }
 
     /// `items` separated by commas.
-    private func list(_ items: [ODataExpression.Node]) -> [Step] {
+    private func commaSeparated(_ items: [Operand]) -> [Step] {
         var steps: [Step] = []
+        steps.reserveCapacity(2 * items.count)
         for (index, item) in items.enumerated() {
             if index > 0 { steps.append(.text(",")) }
-            steps.append(.node(item, minimum: Self.anywhere))
+            steps.append(.operand(item, minimum: Self.anywhere))
         }
         return steps
     }
 
     private func expandBinary(
-        _ op: ODataExpression.BinaryOperator, _ left: ODataExpression.Node, _ right: ODataExpression.Node,
-        then: ([Step]) -> Void
+        _ op: ODataExpression.BinaryOperator, _ left: Operand, _ right: Operand, then: ([Step]) -> Void
     ) throws(ODataQueryError) {
         switch op {
         case .in where version < .v401:
-            // Before 4.01 there is no `in`: the same test as `eq` tests joined by `or`, written
-            // straight from the list so that a long list is no deeper than a short one.
-            guard case .list(let items) = right, !items.isEmpty else {
+            // Before 4.01 there is no `in`: the same test as `eq` comparisons joined by `or`,
+            // written straight from the list, so the text of a long list nests no deeper than
+            // that of a short one.
+            guard case .list(let items) = right.node, !items.isEmpty else {
                 throw .unsupported("the in operator with a non-list operand", version: version)
             }
-            let comparisons = items.map { item in
-                [Step.node(left, minimum: 2), .text(" eq "), .node(item, minimum: 3)]
+            let leftStep = Step.operand(left, minimum: Self.equality)
+            if items.count == 1 {
+                return then([leftStep, .text(" eq "), .operand(items[0], minimum: Self.equality + 1)])
             }
-            if comparisons.count == 1 { return then(comparisons[0]) }
             var steps: [Step] = [.text("(")]
-            for (index, comparison) in comparisons.enumerated() {
-                steps.append(.text(index == 0 ? "(" : " or ("))
-                steps += comparison + [.text(")")]
+            steps.reserveCapacity(5 * items.count + 2)
+            for (index, item) in items.enumerated() {
+                steps += [
+                    .text(index == 0 ? "(" : " or ("), leftStep, .text(" eq "),
+                    .operand(item, minimum: Self.equality + 1), .text(")"),
+                ]
             }
             return then(steps + [.text(")")])
         case .divby where version < .v401: throw .unsupported("the divby operator", version: version)
@@ -271,49 +303,39 @@ struct ODataExpressionWriter {
         default: break
         }
         if op.isLogical {
-            // A chain of the same operator is written without parentheses; anything else in it
-            // is parenthesised unless it binds like a unary operator or tighter.
-            func minimum(_ child: ODataExpression.Node) -> Int {
-                if case .binary(let childOp, _, _) = child, childOp == op { return Self.anywhere }
-                return Self.unary
-            }
-            return then([.node(left, minimum: minimum(left)), .text(" \(op.rawValue) "), .node(right, minimum: minimum(right))])
+            return then([
+                .operand(left, minimum: minimumInChain(of: op, left.node)), .text(" \(op.rawValue) "),
+                .operand(right, minimum: minimumInChain(of: op, right.node)),
+            ])
         }
         // Left-associative: an equal-precedence operand on the right needs parentheses.
-        let isPrimaryOnly = op == .has || op == .in
         then([
-            .node(left, minimum: isPrimaryOnly ? Self.primary : op.precedence), .text(" \(op.rawValue) "),
-            .node(right, minimum: isPrimaryOnly ? Self.primary : op.precedence + 1),
+            .operand(left, minimum: minimumLeft(of: op, left.node)), .text(" \(op.rawValue) "),
+            .operand(right, minimum: op == .has || op == .in ? Self.primary : op.precedence + 1),
         ])
     }
 
-    /// Whether the text of `node`, written without parentheses around it, starts with `-`.
+    /// Whether the text of `operand`, written without parentheses around it, starts with `-`.
     ///
-    /// Follows the leftmost operands down to the first one that decides; each node is on the path
-    /// of at most one negation, so all the checks of one expression take linear time together.
-    private func startsWithMinus(_ node: ODataExpression.Node) -> Bool {
-        var node = node
+    /// Follows the leftmost operands down to the first one that decides. The path from one
+    /// negation stops at the next, so the checks of all the negations in an expression visit each
+    /// node at most once together: linear time.
+    private func startsWithMinus(_ operand: Operand) -> Bool {
+        var node = operand.node
         while true {
             switch node {
             case .negate: return true
             case .raw(let text): return text.hasPrefix("-")
             case .literal(let literal): return (try? literal.text(for: version))?.hasPrefix("-") ?? false
-            case .binary(.in, let left, .list(let items)) where version < .v401:
-                guard items.count == 1, precedence(of: left) >= 2 else { return false }
-                node = left
+            case .binary(.in, let left, let right) where version < .v401:
+                // Only the one-value form `a eq x` starts with its left operand.
+                guard case .list(let items) = right.node, items.count == 1,
+                    precedence(of: left.node) >= Self.equality
+                else { return false }
+                node = left.node
             case .binary(let op, let left, _):
-                let minimum: Int
-                if op.isLogical {
-                    if case .binary(let childOp, _, _) = left, childOp == op {
-                        minimum = Self.anywhere
-                    } else {
-                        minimum = Self.unary
-                    }
-                } else {
-                    minimum = op == .has || op == .in ? Self.primary : op.precedence
-                }
-                guard precedence(of: left) >= minimum else { return false }
-                node = left
+                guard precedence(of: left.node) >= minimumLeft(of: op, left.node) else { return false }
+                node = left.node
             default: return false
             }
         }

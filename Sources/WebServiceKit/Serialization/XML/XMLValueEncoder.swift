@@ -58,8 +58,12 @@ public struct XMLValueEncoder: Sendable {
     public var prettyPrinted = false
 
     /// The longest coding path the encoder accepts before it throws `EncodingError.invalidValue`
-    /// instead of risking a stack overflow on a cyclic or very deep value; 256 by default.
-    public var maximumDepth = 256
+    /// instead of risking a stack overflow on a cyclic or very deep value; 128 by default.
+    ///
+    /// Encoding recurses once per level through the values' `encode(to:)`: 128 levels of a small
+    /// recursive type encode on a 512 KiB stack (a Task's on Apple platforms) in an unoptimized
+    /// build; 256 do not. Raise it only for code that runs on a larger stack.
+    public var maximumDepth = 128
 
     /// Values handed to the `encode(to:)` implementations through `Encoder.userInfo`.
     public var userInfo: [CodingUserInfoKey: any Sendable] = [:]
