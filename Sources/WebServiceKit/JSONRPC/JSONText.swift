@@ -40,20 +40,13 @@ enum JSONText {
             let base = data.startIndex
             var ranges: [Range<Data.Index>] = []
             var depth = 0
-            var inString = false
-            var escaped = false
+            var strings = JSONStringSkipper()
             var isClosed = false
             var elementStart: Int?
             var lastSignificant = 0
             for (offset, byte) in bytes.enumerated() {
-                if inString {
-                    if escaped {
-                        escaped = false
-                    } else if byte == UInt8(ascii: "\\") {
-                        escaped = true
-                    } else if byte == UInt8(ascii: "\"") {
-                        inString = false
-                    }
+                if strings.isInString {
+                    strings.feed(byte)
                     lastSignificant = offset
                     continue
                 }
@@ -80,7 +73,7 @@ enum JSONText {
                     }
                 default:
                     guard depth > 0 else { return nil }
-                    if byte == UInt8(ascii: "\"") { inString = true }
+                    if byte == UInt8(ascii: "\"") { strings.enter() }
                     if depth == 1, elementStart == nil { elementStart = offset }
                 }
                 lastSignificant = offset

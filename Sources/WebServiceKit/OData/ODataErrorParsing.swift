@@ -42,21 +42,14 @@ enum ODataErrorParsing {
     /// over the bytes, skipping strings (RFC 8259 §7: `"` ends a string unless escaped).
     static func nestsDeeper(than limit: Int, _ body: Data) -> Bool {
         var depth = 0
-        var inString = false
-        var escaped = false
+        var strings = JSONStringSkipper()
         for byte in body {
-            if inString {
-                if escaped {
-                    escaped = false
-                } else if byte == UInt8(ascii: "\\") {
-                    escaped = true
-                } else if byte == UInt8(ascii: "\"") {
-                    inString = false
-                }
+            if strings.isInString {
+                strings.feed(byte)
                 continue
             }
             switch byte {
-            case UInt8(ascii: "\""): inString = true
+            case UInt8(ascii: "\""): strings.enter()
             case UInt8(ascii: "["), UInt8(ascii: "{"):
                 depth += 1
                 if depth > limit { return true }
