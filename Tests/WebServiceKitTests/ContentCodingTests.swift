@@ -193,9 +193,10 @@ final class ContentCodingTests: XCTestCase {
     }
 
     func testMalformedCodeLengths() {
-        let complete = [Int](repeating: 8, count: 256) + [8] + [Int](repeating: 0, count: 29)  // 257 codes of 8 bits: over
+        // 257 codes of 8 bits: one too many.
+        let over = [Int](repeating: 8, count: 256) + [8] + [Int](repeating: 0, count: 29)
         assertThrows(fault(.oversubscribedCode)) {
-            _ = try decodeContent(self.dynamicBlock(literals: complete, distances: [1]), ["deflate"])
+            _ = try decodeContent(self.dynamicBlock(literals: over, distances: [1]), ["deflate"])
         }
         var incomplete = [Int](repeating: 0, count: 257)
         for symbol in 0..<128 { incomplete[symbol] = 8 }

@@ -25,4 +25,5 @@ for _ in 0..<5 {
     best = min(best, Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9)
     decoded = count
 }
-print(String(format: "ContentDecoder: %d bytes decoded in %.1f ms: %.0f MB/s", decoded, best * 1000, Double(decoded) / best / 1e6))
+let rate = Double(decoded) / best / 1e6
+print(String(format: "ContentDecoder: %d bytes decoded in %.1f ms: %.0f MB/s", decoded, best * 1000, rate))
