@@ -338,18 +338,12 @@ struct Inflater {
     /// input, or an output buffer too full for the longest match. The hot loop: local copies of
     /// the state, the input and the output, and the refill that loads eight bytes at once.
     private mutating func decodeSymbols() throws(DeflateFault) -> Stop {
-        var bits = bitBuffer
-        var count = bitCount
-        var position = self.position
-        var end = outputEnd
+        var saved = (bits: bitBuffer, count: bitCount, position: position, end: outputEnd)
         var output = self.output
         self.output = []
         defer {
             self.output = output
-            bitBuffer = bits
-            bitCount = count
-            self.position = position
-            outputEnd = end
+            (bitBuffer, bitCount, position, outputEnd) = saved
         }
         let source = self.input
         let literalTable = self.literalTable
@@ -376,6 +370,9 @@ struct Inflater {
                 try distanceTable.withUnsafeBufferPointer { (distances) throws(DeflateFault) -> Stop in
                     guard let out = target.baseAddress else { return .outputFull }
                     let inputCount = source.count
+                    // Plain locals, not variables the closures capture: they stay in registers.
+                    var (bits, count, position, end) = saved
+                    defer { saved = (bits, count, position, end) }
                     while true {
                         if end > limit { return .outputFull }
                         if count < 48 {
