@@ -142,6 +142,30 @@ final class ContentCodingTests: XCTestCase {
         XCTAssertEqual(try decodeContent(gzip, ["gzip"], splits: [7, 65536, 131_000, 200_030]), expected)
     }
 
+    func testFullWindowMatchesWhereverTheOutputBufferMoves() throws {
+        // The buffer keeps exactly the last 32 KiB when it moves: a distance of 32768 right after
+        // a move must still reach. Stored data of sizes around the buffer's 128 KiB, so that the
+        // move happens in a stored block, at a block boundary, or between matches.
+        let data = pseudoRandomBytes(131_072 + 600, seed: 5)
+        for size in [131_072 - 520, 131_072 - 266, 131_072 - 265, 131_072 - 1, 131_072, 131_072 + 1, 131_072 + 300] {
+            var writer = DeflateWriter()
+            var offset = 0
+            while offset < size {
+                let end = min(size, offset + 65535)
+                writer.storedBlock(Array(data[offset..<end]), final: false)
+                offset = end
+            }
+            writer.blockHeader(final: true, type: 1)
+            var expected = Array(data.prefix(size))
+            for (length, distance) in [(258, 32768), (258, 32768), (3, 32768), (258, 32767), (258, 9), (10, 2)] {
+                writer.match(length: length, distance: distance, .fixedLiterals, .fixedDistances)
+                for _ in 0..<length { expected.append(expected[expected.count - distance]) }
+            }
+            writer.endOfBlock(.fixedLiterals)
+            XCTAssertEqual(try decodeContent(writer.finish(), ["deflate"]), expected, "after \(size) bytes")
+        }
+    }
+
     func testDistanceTooFarBack() {
         var writer = DeflateWriter()
         writer.blockHeader(final: true, type: 1)
