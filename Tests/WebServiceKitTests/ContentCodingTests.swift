@@ -504,6 +504,26 @@ final class ContentCodingTests: XCTestCase {
         }
     }
 
+    func testAnErrorIsThrownAgainByEveryLaterCall() throws {
+        let decoder = try XCTUnwrap(try ContentDecoder(codings: ["gzip"], outputLimit: 100))
+        var bad = helloGzip
+        bad[20] ^= 0xFF
+        var output: [UInt8] = []
+        let sink: (UnsafeBufferPointer<UInt8>) -> Void = { output.append(contentsOf: $0) }
+        var first: ContentDecodingError?
+        do {
+            try bad.withUnsafeBytes { try decoder.feed($0, sink) }
+        } catch {
+            first = error as? ContentDecodingError
+        }
+        XCTAssertNotNil(first)
+        XCTAssertThrowsError(try helloGzip.withUnsafeBytes { try decoder.feed($0, sink) }) {
+            XCTAssertEqual($0 as? ContentDecodingError, first)
+        }
+        XCTAssertThrowsError(try decoder.finish(sink)) { XCTAssertEqual($0 as? ContentDecodingError, first) }
+        XCTAssertNotEqual(output, hello)
+    }
+
     func testOutputLimit() throws {
         XCTAssertEqual(try decodeContent(helloGzip, ["gzip"], limit: hello.count), hello)
         assertThrows(.outputLimitExceeded(limit: hello.count - 1)) {
