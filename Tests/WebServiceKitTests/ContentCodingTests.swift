@@ -142,6 +142,30 @@ final class ContentCodingTests: XCTestCase {
         XCTAssertEqual(try decodeContent(gzip, ["gzip"], splits: [7, 65536, 131_000, 200_030]), expected)
     }
 
+    func testFullWindowMatchesWhereverTheOutputBufferMoves() throws {
+        // The buffer keeps exactly the last 32 KiB when it moves: a distance of 32768 right after
+        // a move must still reach. Stored data of sizes around the buffer's 128 KiB, so that the
+        // move happens in a stored block, at a block boundary, or between matches.
+        let data = pseudoRandomBytes(131_072 + 600, seed: 5)
+        for size in [131_072 - 520, 131_072 - 266, 131_072 - 265, 131_072 - 1, 131_072, 131_072 + 1, 131_072 + 300] {
+            var writer = DeflateWriter()
+            var offset = 0
+            while offset < size {
+                let end = min(size, offset + 65535)
+                writer.storedBlock(Array(data[offset..<end]), final: false)
+                offset = end
+            }
+            writer.blockHeader(final: true, type: 1)
+            var expected = Array(data.prefix(size))
+            for (length, distance) in [(258, 32768), (258, 32768), (3, 32768), (258, 32767), (258, 9), (10, 2)] {
+                writer.match(length: length, distance: distance, .fixedLiterals, .fixedDistances)
+                for _ in 0..<length { expected.append(expected[expected.count - distance]) }
+            }
+            writer.endOfBlock(.fixedLiterals)
+            XCTAssertEqual(try decodeContent(writer.finish(), ["deflate"]), expected, "after \(size) bytes")
+        }
+    }
+
     func testDistanceTooFarBack() {
         var writer = DeflateWriter()
         writer.blockHeader(final: true, type: 1)
@@ -193,9 +217,10 @@ final class ContentCodingTests: XCTestCase {
     }
 
     func testMalformedCodeLengths() {
-        let complete = [Int](repeating: 8, count: 256) + [8] + [Int](repeating: 0, count: 29)  // 257 codes of 8 bits: over
+        // 257 codes of 8 bits: one too many.
+        let over = [Int](repeating: 8, count: 256) + [8] + [Int](repeating: 0, count: 29)
         assertThrows(fault(.oversubscribedCode)) {
-            _ = try decodeContent(self.dynamicBlock(literals: complete, distances: [1]), ["deflate"])
+            _ = try decodeContent(self.dynamicBlock(literals: over, distances: [1]), ["deflate"])
         }
         var incomplete = [Int](repeating: 0, count: 257)
         for symbol in 0..<128 { incomplete[symbol] = 8 }
@@ -477,6 +502,26 @@ final class ContentCodingTests: XCTestCase {
         XCTAssertThrowsError(try helloGzip.withUnsafeBytes { try decoder.feed($0) { _ in throw Stop() } }) {
             XCTAssertTrue($0 is Stop, "\($0)")
         }
+    }
+
+    func testAnErrorIsThrownAgainByEveryLaterCall() throws {
+        let decoder = try XCTUnwrap(try ContentDecoder(codings: ["gzip"], outputLimit: 100))
+        var bad = helloGzip
+        bad[20] ^= 0xFF
+        var output: [UInt8] = []
+        let sink: (UnsafeBufferPointer<UInt8>) -> Void = { output.append(contentsOf: $0) }
+        var first: ContentDecodingError?
+        do {
+            try bad.withUnsafeBytes { try decoder.feed($0, sink) }
+        } catch {
+            first = error as? ContentDecodingError
+        }
+        XCTAssertNotNil(first)
+        XCTAssertThrowsError(try helloGzip.withUnsafeBytes { try decoder.feed($0, sink) }) {
+            XCTAssertEqual($0 as? ContentDecodingError, first)
+        }
+        XCTAssertThrowsError(try decoder.finish(sink)) { XCTAssertEqual($0 as? ContentDecodingError, first) }
+        XCTAssertNotEqual(output, hello)
     }
 
     func testOutputLimit() throws {

@@ -38,6 +38,8 @@ final class ContentDecoder {
     private var produced: [Int]
     /// The most bytes any one coding may decode to.
     private let outputLimit: Int
+    /// The first error thrown, thrown again by every later call.
+    private var failure: (any Error)?
 
     /// A decoder for a body with these codings.
     ///
@@ -71,16 +73,28 @@ final class ContentDecoder {
     /// (in order, in pieces of any size, each valid only for the call).
     ///
     /// Throws ``ContentDecodingError`` for malformed data or an output past the limit; an error
-    /// thrown by `sink` passes through. After an error the decoder must not be used again.
+    /// thrown by `sink` passes through. After an error, every later call throws it again.
     func feed(_ bytes: UnsafeRawBufferPointer, _ sink: (UnsafeBufferPointer<UInt8>) throws -> Void) throws {
-        try push(bytes, to: 0, sink)
+        if let failure { throw failure }
+        do {
+            try push(bytes, to: 0, sink)
+        } catch {
+            failure = error
+            throw error
+        }
     }
 
     /// The end of the body: throws ``ContentDecodingError/truncated(coding:)`` if a stream ends
     /// before its end. Every decoded byte has already gone to a sink given to ``feed(_:_:)``;
     /// `sink` is there for symmetry and receives nothing.
     func finish(_ sink: (UnsafeBufferPointer<UInt8>) throws -> Void) throws {
-        for reader in readers { try reader.finish() }
+        if let failure { throw failure }
+        do {
+            for reader in readers { try reader.finish() }
+        } catch {
+            failure = error
+            throw error
+        }
     }
 
     /// Decodes a whole body at once.

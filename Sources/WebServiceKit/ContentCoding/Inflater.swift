@@ -65,6 +65,8 @@ struct Inflater {
     static let outputCapacity = 4 * windowSize
     /// The longest match (RFC 1951 §3.2.5).
     private static let maximumMatch = 258
+    /// Room the match copy may write past a match: it copies 8 bytes at a time.
+    private static let copySlack = 8
     /// The order in which code-length code lengths arrive (RFC 1951 §3.2.7).
     private static let codeLengthOrder = [16, 17, 18, 0, 8, 7, 9, 6, 10, 5, 11, 4, 12, 3, 13, 2, 14, 1, 15]
 
@@ -336,23 +338,25 @@ struct Inflater {
     /// input, or an output buffer too full for the longest match. The hot loop: local copies of
     /// the state, the input and the output, and the refill that loads eight bytes at once.
     private mutating func decodeSymbols() throws(DeflateFault) -> Stop {
-        var bits = bitBuffer
-        var count = bitCount
-        var position = self.position
-        var end = outputEnd
+        var saved = (bits: bitBuffer, count: bitCount, position: position, end: outputEnd)
         var output = self.output
         self.output = []
         defer {
             self.output = output
-            bitBuffer = bits
-            bitCount = count
-            self.position = position
-            outputEnd = end
+            (bitBuffer, bitCount, position, outputEnd) = saved
         }
         let source = self.input
         let literalTable = self.literalTable
         let distanceTable = self.distanceTable
-        let limit = output.count - Inflater.maximumMatch
+        // Room for the longest match and the copy's overshoot after any `end` up to `limit`.
+        let limit = output.count - Inflater.maximumMatch - Inflater.copySlack
+        // The entry kinds as locals: read through a global's accessor, they cost a tenth of the
+        // time when the module is not compiled whole.
+        let kindMask = HuffmanTable.kindMask
+        let subtable = HuffmanTable.subtable
+        let literalKind = HuffmanTable.literal
+        let endOfBlock = HuffmanTable.endOfBlock
+        let baseKind = HuffmanTable.base
         let literalBits = UInt64(HuffmanTable.Alphabet.literalLength.primaryBits)
         let distanceBits = UInt64(HuffmanTable.Alphabet.distance.primaryBits)
         let literalMask: UInt64 = (1 &<< literalBits) &- 1
@@ -366,6 +370,9 @@ struct Inflater {
                 try distanceTable.withUnsafeBufferPointer { (distances) throws(DeflateFault) -> Stop in
                     guard let out = target.baseAddress else { return .outputFull }
                     let inputCount = source.count
+                    // Plain locals, not variables the closures capture: they stay in registers.
+                    var (bits, count, position, end) = saved
+                    defer { saved = (bits, count, position, end) }
                     while true {
                         if end > limit { return .outputFull }
                         if count < 48 {
@@ -384,7 +391,7 @@ struct Inflater {
                             }
                         }
                         var entry = literals[Int(bits & literalMask)]
-                        if entry & HuffmanTable.kindMask == HuffmanTable.subtable {
+                        if entry & kindMask == subtable {
                             let subtableMask = UInt64(1) &<< UInt64((entry >> 12) & 15) &- 1
                             let index = Int(entry >> 16) + Int((bits &>> literalBits) & subtableMask)
                             guard index < literals.count else { throw .invalidLiteralLengthCode }
@@ -395,18 +402,18 @@ struct Inflater {
                             if count >= 15 { throw .invalidLiteralLengthCode }
                             return .needInput
                         }
-                        switch entry & HuffmanTable.kindMask {
-                        case HuffmanTable.literal:
+                        switch entry & kindMask {
+                        case literalKind:
                             out[end] = UInt8(truncatingIfNeeded: entry >> 16)
                             end += 1
                             bits = bits &>> UInt64(length)
                             count -= length
                             continue
-                        case HuffmanTable.endOfBlock:
+                        case endOfBlock:
                             bits = bits &>> UInt64(length)
                             count -= length
                             return .endOfBlock
-                        case HuffmanTable.base:
+                        case baseKind:
                             break
                         default:
                             throw .invalidLiteralLengthCode
@@ -419,7 +426,7 @@ struct Inflater {
                             + Int((bits &>> UInt64(length)) & (UInt64(1) &<< UInt64(lengthExtra) &- 1))
                         let rest = bits &>> UInt64(used)
                         var distanceEntry = distances[Int(rest & distanceMask)]
-                        if distanceEntry & HuffmanTable.kindMask == HuffmanTable.subtable {
+                        if distanceEntry & kindMask == subtable {
                             let subtableMask = UInt64(1) &<< UInt64((distanceEntry >> 12) & 15) &- 1
                             let index = Int(distanceEntry >> 16) + Int((rest &>> distanceBits) & subtableMask)
                             guard index < distances.count else { throw .invalidDistanceCode }
@@ -430,7 +437,7 @@ struct Inflater {
                             if count - used >= 15 { throw .invalidDistanceCode }
                             return .needInput
                         }
-                        guard distanceEntry & HuffmanTable.kindMask == HuffmanTable.base else {
+                        guard distanceEntry & kindMask == baseKind else {
                             throw .invalidDistanceCode
                         }
                         let distanceExtra = Int((distanceEntry >> 4) & 15)
@@ -443,8 +450,18 @@ struct Inflater {
                         guard distance <= end else { throw .distanceTooFarBack }
                         let from = out + (end - distance)
                         let to = out + end
-                        if distance >= matchLength {
-                            to.update(from: from, count: matchLength)
+                        if distance >= 8 {
+                            // Eight bytes at a time, each read from bytes already final (the
+                            // source is at least 8 behind); up to 7 bytes past the match are
+                            // written too, inside the buffer (`copySlack`), and overwritten later.
+                            var offset = 0
+                            repeat {
+                                let word = UnsafeRawPointer(from + offset).loadUnaligned(as: UInt64.self)
+                                UnsafeMutableRawPointer(to + offset).storeBytes(of: word, as: UInt64.self)
+                                offset += 8
+                            } while offset < matchLength
+                        } else if distance == 1 {
+                            to.update(repeating: from[0], count: matchLength)
                         } else {
                             var offset = 0
                             while offset < matchLength {

@@ -79,10 +79,10 @@ def write_record(out, coding, flags, encoded):
 def sample_data(rng):
     """Random, repetitive or text-like bytes; mostly small, some up to 1 MiB."""
     roll = rng.random()
-    if roll < 0.6:
+    if roll < 0.7:
         size = rng.randint(0, 4096)
-    elif roll < 0.95:
-        size = rng.randint(4096, 96 * 1024)
+    elif roll < 0.98:
+        size = rng.randint(4096, 64 * 1024)
     else:
         size = rng.randint(512 * 1024, 1024 * 1024)
     kind = rng.randrange(5)
