@@ -260,6 +260,9 @@ extension HTTP1ResponseParserTests {
         XCTAssertEqual(failure(chunked("2\r\nok\r\n0\r\nX : 1\r\n\r\n"))?.kind, .fieldLine)
         XCTAssertEqual(failure(chunked("2\r\nok\r\n0\r\nX: a\u{0}b\r\n\r\n"))?.kind, .trailerValue)
         XCTAssertEqual(failure(chunked("2\r\nok\r\n0\r\nX: a\rb\r\n\r\n"))?.kind, .trailerValue)
+        // Other control characters may stay, as in the head (RFC 9110 §5.5).
+        let control = try parse(chunked("2\r\nok\r\n0\r\nX: a\u{1}b\r\n\r\n"), close: false).parser
+        XCTAssertEqual(control.trailers["X"], "a\u{1}b")
         let big = "X: " + String(repeating: "t", count: HTTP1ResponseParser.maximumHeadSize) + "\r\n\r\n"
         XCTAssertEqual(failure(chunked("2\r\nok\r\n0\r\n" + big))?.kind, .sectionTooLarge)
         XCTAssertEqual(failure(chunked("2\r\nok\r\n0\r\n" + String(big.dropLast(2))))?.kind, .sectionTooLarge)

@@ -39,7 +39,7 @@ struct HTTP1ParseError: Error, Equatable, CustomStringConvertible {
         case chunkExtension
         /// A chunk's data is not followed by CRLF (RFC 9112 §7.1).
         case chunkData
-        /// A trailer field value holds a control character (RFC 9110 §5.5).
+        /// A trailer field value holds CR, LF or NUL (RFC 9110 §5.5).
         case trailerValue
         /// `101 Switching Protocols`, which this client never asks for (RFC 9110 §15.2.2).
         case switchingProtocols
@@ -234,9 +234,11 @@ struct HTTP1ResponseParser {
             guard let end = try sectionEnd() else { return false }
             let section = buffer[position..<end.content]
             let fields = section.isEmpty ? [] : try Self.parseFields(Self.lines(of: section)[...])
-            for field in fields where field.value.utf8.contains(where: HTTP1Bytes.isControlOtherThanTab) {
-                // The call pipeline checks head fields only; trailers stop here (RFC 9110 §5.5).
-                throw HTTP1ParseError(.trailerValue, "the trailer field \(field.name) holds a control character")
+            for field in fields where ResponseCheck.breaksLines(field.value) {
+                // The call pipeline checks head fields only; trailers are checked here, by the same
+                // rule: CR, LF or NUL make the message invalid, other controls may stay (RFC 9110 §5.5).
+                throw HTTP1ParseError(
+                    .trailerValue, "the trailer field \(field.name) has CR, LF or NUL in its value (RFC 9110 §5.5)")
             }
             trailers = HTTPHeaders(fields)
             consume(upTo: end.next)
@@ -336,7 +338,12 @@ struct HTTP1ResponseParser {
             size = shifted + digit
             index += 1
         }
-        guard index > line.startIndex else {
+        // What follows the digits is nothing, or chunk-ext, which opens with BWS ";" (§7.1.1):
+        // anything else (a sign, "0x", a trailing space or NUL) makes the size itself invalid.
+        var extensionStart = index
+        while extensionStart < line.endIndex, HTTP1Bytes.isWhitespace(line[extensionStart]) { extensionStart += 1 }
+        let opensExtension = extensionStart < line.endIndex && line[extensionStart] == UInt8(ascii: ";")
+        guard index > line.startIndex, index == line.endIndex || opensExtension else {
             throw HTTP1ParseError(
                 .chunkSize, "invalid chunk size \(Self.excerpt(line)): chunk-size = 1*HEXDIG (RFC 9112 §7.1)")
         }
