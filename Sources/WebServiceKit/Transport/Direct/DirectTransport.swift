@@ -206,7 +206,7 @@ private struct UnsafeSendable<Value>: @unchecked Sendable {
 /// could not be sent (CR, LF or NUL in it) is neither stored nor sent: one hostile `Set-Cookie`
 /// never breaks later calls to its origin (the storage is shared with the session, which may
 /// have stored one).
-private struct CookieJar: @unchecked Sendable {  // HTTPCookieStorage is thread-safe
+struct CookieJar: @unchecked Sendable {  // HTTPCookieStorage is thread-safe
     let storage: HTTPCookieStorage
     let policy: HTTPCookie.AcceptPolicy
 
