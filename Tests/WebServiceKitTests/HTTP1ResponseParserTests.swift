@@ -275,6 +275,8 @@ extension HTTP1ResponseParserTests {
         // the close (`foo` with a Content-Length): RFC 9112 §6.1 and §6.3 item 4.
         let codings = [
             "gzip, chunked", "foo", "chunked, gzip", "chunked, chunked", "identity", "chunked;q=1", "", " , ",
+            // Unicode spaces and case mappings are not SP, HTAB or ASCII case (RFC 9110 §5.6.1).
+            "chunked\u{A0}", "\u{A0}chunked", "chun\u{212A}ed", "chunke\u{0307}d",
         ]
         for coding in codings {
             let text = "HTTP/1.1 200 OK\r\nTransfer-Encoding: \(coding)\r\nContent-Length: 5\r\n\r\nhello"
@@ -377,6 +379,17 @@ extension HTTP1ResponseParserTests {
         // Whole (the end of the head already there) and without its end.
         XCTAssertEqual(failure("HTTP/1.1 200 OK\r\n\(field)\r\n")?.kind, .sectionTooLarge)
         XCTAssertEqual(failure("HTTP/1.1 200 OK\r\n\(field)")?.kind, .sectionTooLarge)
+    }
+
+    func testInterimResponseFieldsMayNotBreakLines() throws {
+        // RFC 9110 §5.5: CR, LF or NUL in any field value make the message invalid, even where the
+        // field is not used; other controls may stay.
+        for value in ["a\rb", "a\u{0}b"] {
+            let text = "HTTP/1.1 103 Early Hints\r\nLink: \(value)\r\n\r\nHTTP/1.1 204 No Content\r\n\r\n"
+            XCTAssertEqual(failure(text)?.kind, .fieldLine, value.debugDescription)
+        }
+        let text = "HTTP/1.1 103 Early Hints\r\nLink: a\u{1}b\r\n\r\nHTTP/1.1 204 No Content\r\n\r\n"
+        XCTAssertEqual(try parse(text, close: false).events.first, .interim(103))
     }
 
     func testInterimAndBodilessResponses() throws {

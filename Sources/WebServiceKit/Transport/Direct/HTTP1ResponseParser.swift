@@ -190,6 +190,13 @@ struct HTTP1ResponseParser {
                     throw HTTP1ParseError(
                         .switchingProtocols, "unexpected 101 Switching Protocols: this client asks for no upgrade")
                 }
+                // The fields of an interim response are not used, but CR, LF or NUL in one make the
+                // message invalid (RFC 9110 §5.5), as they would in the final head.
+                if let field = parsed.headers.fields.first(where: { ResponseCheck.breaksLines($0.value) }) {
+                    throw HTTP1ParseError(
+                        .fieldLine,
+                        "the \(parsed.statusCode) response's field \(field.name.prefix(40).debugDescription) has CR, LF or NUL in its value (RFC 9110 §5.5)")
+                }
                 events.append(.interim(parsed.statusCode))
                 return true
             }
@@ -270,9 +277,12 @@ struct HTTP1ResponseParser {
                 throw HTTP1ParseError(
                     .transferCoding, "an HTTP/1.0 response with Transfer-Encoding has faulty framing (RFC 9112 §6.1)")
             }
-            let codings = head.headers.listElements(for: "Transfer-Encoding")
-            guard codings == ["chunked"] else {
-                let list = codings.isEmpty ? "an empty list" : codings.joined(separator: ", ")
+            let codings = Self.listElements(head.headers.values(for: "Transfer-Encoding"))
+            guard codings.count == 1, codings[0].count == 7, HTTP1Bytes.equalsIgnoringASCIICase(codings[0], "chunked")
+            else {
+                let list =
+                    codings.isEmpty
+                    ? "an empty list" : codings.map { String(decoding: $0, as: UTF8.self) }.joined(separator: ", ")
                 throw HTTP1ParseError(
                     .transferCoding,
                     "Transfer-Encoding \(list.prefix(80)) is not implemented: only chunked is (RFC 9112 §6.1)")
@@ -306,6 +316,17 @@ struct HTTP1ResponseParser {
             }
         }
         return length
+    }
+
+    /// The elements of a comma-separated list field (RFC 9110 §5.6.1), byte for byte: empty ones
+    /// left out, each trimmed of SP and HTAB only. A coding is compared byte by byte, never after
+    /// Unicode trimming or case mapping, which would read `chunked` + NBSP or `chun` + KELVIN SIGN
+    /// + `ed` as `chunked` where another parser on the path does not.
+    static func listElements(_ values: [String]) -> [ArraySlice<UInt8>] {
+        values.flatMap { value in
+            Array(value.utf8).split(separator: HTTP1Bytes.comma, omittingEmptySubsequences: false)
+                .map(HTTP1Bytes.trimmingWhitespace).filter { !$0.isEmpty }
+        }
     }
 
     /// The next chunk size line without its CRLF, or `nil` until it is whole.
@@ -526,6 +547,12 @@ enum HTTP1Bytes {
     static let quote = UInt8(ascii: "\"")
 
     static func isDigit(_ byte: UInt8) -> Bool { (0x30...0x39).contains(byte) }
+
+    /// Whether `bytes` are the ASCII text `text`, letters compared without case.
+    static func equalsIgnoringASCIICase(_ bytes: some Collection<UInt8>, _ text: String) -> Bool {
+        func lower(_ byte: UInt8) -> UInt8 { (0x41...0x5A).contains(byte) ? byte + 0x20 : byte }
+        return bytes.count == text.utf8.count && zip(bytes, text.utf8).allSatisfy { lower($0) == lower($1) }
+    }
 
     /// SP or HTAB: OWS, RWS and BWS are made of these (RFC 9110 §5.6.3).
     static func isWhitespace(_ byte: UInt8) -> Bool { byte == space || byte == tab }
