@@ -43,6 +43,8 @@ final class HTTP1DifferentialTests: XCTestCase {
         var fields: [HTTPHeaders.Field]
         /// `Set-Cookie` fields ``ResponseCheck`` dropped (CR, LF or NUL in them).
         var droppedCookies = 0
+        /// The trailer fields, not compared (h11's are not written).
+        var trailers: [HTTPHeaders.Field] = []
     }
 
     /// A difference the library is right to make: its name, the RFC section that allows the
@@ -53,8 +55,167 @@ final class HTTP1DifferentialTests: XCTestCase {
         var covers: @Sendable (Case, Verdict) -> Bool
     }
 
-    /// Every accepted difference between h11 and the library.
-    static let acceptedDifferences: [AcceptedDifference] = []
+    /// Every accepted difference between h11 and the library, first match wins. Each one checks
+    /// the response for the construct it names, so that no other difference hides behind it.
+    static let acceptedDifferences: [AcceptedDifference] = [
+        // The library reads, h11 refuses.
+        AcceptedDifference(name: "BWS before a chunk extension, or more than 20 digits of chunk size", section: "RFC 9112 §7.1, §7.1.1") {
+            testCase, verdict in
+            h11Refuses(testCase, verdict, "illegal chunk header")
+                && lines(testCase.response).contains { line in
+                    let digits = line.prefix(while: isHexDigit)
+                    let rest = line.dropFirst(digits.count).drop(while: HTTP1Bytes.isWhitespace)
+                    return !digits.isEmpty && (digits.count > 20 || (rest.first == UInt8(ascii: ";") && rest.count < line.count - digits.count))
+                }
+        },
+        AcceptedDifference(name: "Transfer-Encoding or Content-Length of a response without content is not read", section: "RFC 9112 §6.3 item 1") {
+            testCase, verdict in
+            guard case .response(let reading) = verdict else { return false }
+            return h11RefusesFraming(testCase, verdict)
+                && (testCase.method == "HEAD" || [204, 304].contains(reading.status))
+        },
+        AcceptedDifference(name: "Empty elements of the Transfer-Encoding list are ignored", section: "RFC 9110 §5.6.1") {
+            testCase, verdict in
+            guard case .response(let reading) = verdict else { return false }
+            let values = HTTPHeaders(reading.fields).values(for: "Transfer-Encoding")
+            return h11RefusesFraming(testCase, verdict) && HTTP1ResponseParser.listElements(values).count == 1
+                && (values.count > 1 || values[0].contains(","))
+        },
+        AcceptedDifference(name: "A Content-Length of more than 20 digits (leading zeros)", section: "RFC 9110 §8.6") {
+            testCase, verdict in
+            guard case .response(let reading) = verdict else { return false }
+            return h11Refuses(testCase, verdict, "bad Content-Length")
+                && HTTPHeaders(reading.fields).values(for: "Content-Length").contains { $0.utf8.count > 20 }
+        },
+        AcceptedDifference(name: "Framing fields of 1xx responses and of the trailer section are not read", section: "RFC 9112 §6.3 item 1, RFC 9110 §6.5.1") {
+            testCase, verdict in
+            guard case .response(let reading) = verdict else { return false }
+            let trailerFraming = reading.trailers.contains {
+                $0.name.caseInsensitiveEquals("Transfer-Encoding") || $0.name.caseInsensitiveEquals("Content-Length")
+            }
+            return h11RefusesFraming(testCase, verdict) && (!reading.interim.isEmpty || trailerFraming)
+                && h11AcceptsFraming(reading.fields)
+        },
+        AcceptedDifference(name: "VT and FF in a field value are kept, as other controls", section: "RFC 9110 §5.5") {
+            testCase, verdict in
+            h11Refuses(testCase, verdict, "illegal header line")
+                && testCase.response.contains { $0 == 0x0B || $0 == 0x0C }
+        },
+        AcceptedDifference(name: "A Set-Cookie field with CR, LF or NUL is dropped, the response kept", section: "RFC 9110 §5.5, RFC 6265 §5.2") {
+            testCase, verdict in
+            guard case .response(let reading) = verdict, case .error = testCase.reference else { return false }
+            return reading.droppedCookies > 0
+        },
+        // The library refuses, h11 reads.
+        AcceptedDifference(name: "Whitespace after a chunk size", section: "RFC 9112 §7.1") { testCase, verdict in
+            libraryRefuses(testCase, verdict, "chunkSize")
+                && lines(testCase.response).contains { line in
+                    let digits = line.prefix(while: isHexDigit)
+                    let rest = line.dropFirst(digits.count)
+                    return !digits.isEmpty && !rest.isEmpty && rest.allSatisfy(HTTP1Bytes.isWhitespace)
+                }
+        },
+        AcceptedDifference(name: "A chunk extension outside its grammar", section: "RFC 9112 §7.1.1") { testCase, verdict in
+            libraryRefuses(testCase, verdict, "chunkExtension")
+                && lines(testCase.response).contains { line in
+                    let digits = line.prefix(while: isHexDigit)
+                    return !digits.isEmpty && line.dropFirst(digits.count).drop(while: HTTP1Bytes.isWhitespace).first == UInt8(ascii: ";")
+                }
+        },
+        AcceptedDifference(name: "An HTTP version other than 1.x", section: "RFC 9112 §2.3") { testCase, verdict in
+            libraryRefuses(testCase, verdict, "statusLine")
+                && statusLines(testCase.response).contains { $0.count > 5 && $0[$0.startIndex + 5] != UInt8(ascii: "1") }
+        },
+        AcceptedDifference(name: "A status code outside 100–599", section: "RFC 9110 §15") { testCase, verdict in
+            libraryRefuses(testCase, verdict, "statusLine")
+                && statusLines(testCase.response).contains { line in
+                    guard line.count >= 12, let code = Int(String(decoding: line.dropFirst(9).prefix(3), as: UTF8.self)) else {
+                        return false
+                    }
+                    return !(100...599).contains(code)
+                }
+        },
+        AcceptedDifference(name: "A control character in the reason phrase", section: "RFC 9112 §4") { testCase, verdict in
+            libraryRefuses(testCase, verdict, "statusLine")
+                && statusLines(testCase.response).contains { $0.dropFirst(12).contains(where: HTTP1Bytes.isControlOtherThanTab) }
+        },
+        AcceptedDifference(name: "Transfer-Encoding in an HTTP/1.0 response", section: "RFC 9112 §6.1") { testCase, verdict in
+            guard case .response(let reference) = testCase.reference else { return false }
+            return libraryRefuses(testCase, verdict, "transferCoding")
+                && HTTPHeaders(reference.fields).contains("Transfer-Encoding")
+                && statusLines(testCase.response).contains { $0.starts(with: "HTTP/1.0 ".utf8) }
+        },
+        AcceptedDifference(name: "A Content-Length past the largest Int", section: "RFC 9110 §8.6") { testCase, verdict in
+            guard case .response(let reference) = testCase.reference else { return false }
+            return libraryRefuses(testCase, verdict, "contentLength")
+                && HTTPHeaders(reference.fields).values(for: "Content-Length").contains { value in
+                    value.utf8.allSatisfy(HTTP1Bytes.isDigit) && HTTP1Bytes.decimal(value.utf8) == nil
+                }
+        },
+        // Both read, differently.
+        AcceptedDifference(name: "obs-fold with the whitespace before it is one SP", section: "RFC 9112 §5.2") { testCase, verdict in
+            guard case .response(var reading) = verdict, case .response(let reference) = testCase.reference else { return false }
+            reading.fields = reading.fields.map { HTTPHeaders.Field(name: $0.name, value: collapsingWhitespace($0.value)) }
+            var folded = reference
+            folded.fields = reference.fields.map { HTTPHeaders.Field(name: $0.name, value: collapsingWhitespace($0.value)) }
+            return agree(.response(reading), .response(folded)) && zip(testCase.response, testCase.response.dropFirst())
+                .contains { $0 == HTTP1Bytes.lf && HTTP1Bytes.isWhitespace($1) }
+        },
+        AcceptedDifference(name: "Transfer-Encoding with Content-Length: the connection is not reused", section: "RFC 9112 §6.3 item 3") {
+            testCase, verdict in
+            guard case .response(var reading) = verdict, case .response(let reference) = testCase.reference else { return false }
+            let headers = HTTPHeaders(reading.fields)
+            guard reference.reusable, !reading.reusable, headers.contains("Transfer-Encoding"), headers.contains("Content-Length")
+            else { return false }
+            reading.reusable = true
+            return agree(.response(reading), testCase.reference)
+        },
+    ]
+
+    private static func h11Refuses(_ testCase: Case, _ verdict: Verdict, _ message: String) -> Bool {
+        guard case .error(let reason) = testCase.reference, case .response = verdict else { return false }
+        return reason.hasPrefix(message)
+    }
+
+    /// h11 refuses for a Transfer-Encoding or Content-Length field.
+    private static func h11RefusesFraming(_ testCase: Case, _ verdict: Verdict) -> Bool {
+        ["Only Transfer-Encoding", "multiple Transfer-Encoding", "bad Content-Length", "conflicting Content-Length"]
+            .contains { h11Refuses(testCase, verdict, $0) }
+    }
+
+    /// Whether h11 would take these fields' framing: one `Transfer-Encoding: chunked` at most, and
+    /// Content-Length fields that are one value of at most 20 digits.
+    private static func h11AcceptsFraming(_ fields: [HTTPHeaders.Field]) -> Bool {
+        let headers = HTTPHeaders(fields)
+        let codings = headers.values(for: "Transfer-Encoding")
+        guard codings.count <= 1, codings.allSatisfy({ $0.lowercased() == "chunked" }) else { return false }
+        let lengths = Set(
+            headers.values(for: "Content-Length").flatMap { $0.split(separator: ",", omittingEmptySubsequences: false) }
+                .map { $0.trimmingCharacters(in: .whitespaces) })
+        return lengths.count <= 1 && lengths.allSatisfy { !$0.isEmpty && $0.count <= 20 && $0.utf8.allSatisfy(HTTP1Bytes.isDigit) }
+    }
+
+    private static func libraryRefuses(_ testCase: Case, _ verdict: Verdict, _ kind: String) -> Bool {
+        guard case .response = testCase.reference, case .error(let reason) = verdict else { return false }
+        return reason == kind
+    }
+
+    /// The response's lines, split at LF, without a CR before it.
+    private static func lines(_ bytes: [UInt8]) -> [ArraySlice<UInt8>] {
+        bytes.split(separator: HTTP1Bytes.lf, omittingEmptySubsequences: false).map {
+            $0.last == HTTP1Bytes.cr ? $0.dropLast() : $0
+        }
+    }
+
+    private static func statusLines(_ bytes: [UInt8]) -> [ArraySlice<UInt8>] {
+        lines(bytes).filter { $0.starts(with: "HTTP/".utf8) }
+    }
+
+    private static func isHexDigit(_ byte: UInt8) -> Bool { HTTP1Bytes.hexValue(byte) != nil }
+
+    private static func collapsingWhitespace(_ text: String) -> String {
+        text.split(whereSeparator: { $0 == " " || $0 == "\t" }).joined(separator: " ")
+    }
 
     func testTheParserAgreesWithH11() throws {
         guard let path = ProcessInfo.processInfo.environment["WEBSERVICEKIT_DIFFERENTIAL_CASES"] else {
@@ -149,7 +310,7 @@ final class HTTP1DifferentialTests: XCTestCase {
         return .response(
             Reading(
                 status: head.statusCode, reusable: parser.leavesConnectionReusable, interim: interim, body: parser.body,
-                fields: fields, droppedCookies: dropped))
+                fields: fields, droppedCookies: dropped, trailers: parser.trailers.fields))
     }
 
     /// Reads the cases file (its format is in Tests/Differential/http1_cases.py).

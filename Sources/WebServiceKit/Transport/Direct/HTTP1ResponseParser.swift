@@ -306,10 +306,11 @@ struct HTTP1ResponseParser {
                 let digits = HTTP1Bytes.trimmingWhitespace(element)
                 guard let parsed = HTTP1Bytes.decimal(digits) else {
                     throw HTTP1ParseError(
-                        .contentLength, "invalid Content-Length \(String(value.prefix(40)).debugDescription)")
+                        .contentLength,
+                        "invalid Content-Length \(String(value.prefix(40)).debugDescription): not one 1*DIGIT (RFC 9112 §6.3 item 5)")
                 }
                 if let text, !text.elementsEqual(digits) {
-                    throw HTTP1ParseError(.contentLength, "differing Content-Length values")
+                    throw HTTP1ParseError(.contentLength, "differing Content-Length values (RFC 9112 §6.3 item 5)")
                 }
                 text = digits
                 length = parsed
