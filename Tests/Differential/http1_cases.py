@@ -214,7 +214,8 @@ def grammar():
     # §6.1, §6.3 items 3 and 4: transfer codings.
     for coding in [b"chunked", b"Chunked", b"CHUNKED", b"chunked ", b"gzip, chunked", b"chunked, gzip", b"foo",
                    b"identity", b"chunked, chunked", b"chunked;q=1", b"", b",", b" , ", b"chunked,", b", chunked",
-                   b"chunked , ", b"gzip", b"deflate, chunked", b"\"chunked\"", b"chunked\x0b", b"chunk ed"]:
+                   b"chunked , ", b"gzip", b"deflate, chunked", b"\"chunked\"", b"chunked\x0b", b"chunk ed",
+                   b"chunked\xc2\xa0", b"\xc2\xa0chunked", b"chun\xe2\x84\xaaed", b"chunked\x00"]:
         for version in [b"HTTP/1.1", b"HTTP/1.0"]:
             for status, method in [(200, "GET"), (204, "GET"), (304, "GET"), (200, "HEAD"), (103, "GET")]:
                 for length in [None, b"5", b"100"]:

@@ -408,6 +408,17 @@ extension HTTP1ResponseParserTests {
             // The bytes after it are no response to anything: the connection is out of step.
             XCTAssertFalse(parser.leavesConnectionReusable)
         }
+        // A 204 with a length other than 0 or a coding breaks RFC 9110 §8.6 / RFC 9112 §6.1: its
+        // connection is not used again, as a body may follow. A 304 may carry the GET's length.
+        let framed204: [(String, Bool)] = [
+            ("HTTP/1.1 204 X\r\nContent-Length: 0\r\n\r\n", true),
+            ("HTTP/1.1 204 X\r\nContent-Length: 3\r\n\r\n", false),
+            ("HTTP/1.1 204 X\r\nTransfer-Encoding: chunked\r\n\r\n", false),
+            ("HTTP/1.1 304 X\r\nContent-Length: 3\r\n\r\n", true),
+        ]
+        for (text, reusable) in framed204 {
+            XCTAssertEqual(try parse(text, method: "GET", close: false).parser.leavesConnectionReusable, reusable, text)
+        }
         let interim = "HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 102 Processing\r\nX: y\r\n\r\nHTTP/1.1 204 No Content\r\n\r\n"
         let parser = try parse(interim, method: "GET", pieces: 1, close: false)
         XCTAssertEqual(parser.events, [.interim(100), .interim(102), .head(parser.parser.head!)])

@@ -94,8 +94,8 @@ struct HTTP1ResponseParser {
     private var state = State.head
     /// The body ran until the connection closed, so the connection cannot be reused.
     private var readUntilClose = false
-    /// Both `Transfer-Encoding` and `Content-Length` framed the body: a sign of smuggling, so the
-    /// connection is not reused (RFC 9112 §6.3 item 3).
+    /// Both `Transfer-Encoding` and `Content-Length` framed the body (a sign of smuggling, RFC 9112
+    /// §6.3 item 3), or a 204 came with either: the connection is not reused.
     private var hasConflictingFraming = false
     private(set) var head: HTTP1ResponseHead?
     /// The final response's `Content-Length`, when that is what delimits its body.
@@ -270,7 +270,15 @@ struct HTTP1ResponseParser {
         let length = try Self.contentLength(of: head.headers)
         // §6.3 item 1: no content whatever the fields say. A HEAD or 304 response may carry the
         // Transfer-Encoding a GET would have had (§6.1); it frames nothing here.
-        if isHeadRequest || head.statusCode == 204 || head.statusCode == 304 { return .done }
+        if isHeadRequest || head.statusCode == 204 || head.statusCode == 304 {
+            // A 204 may carry neither a length nor a coding (RFC 9110 §8.6, RFC 9112 §6.1): a
+            // server that sends them may send a body too, so its connection is not used again.
+            // (`Content-Length: 0` is common and harmless.)
+            if !isHeadRequest, head.statusCode == 204 {
+                hasConflictingFraming = head.headers.contains("Transfer-Encoding") || (length ?? 0) > 0
+            }
+            return .done
+        }
         if head.headers.contains("Transfer-Encoding") {
             // §6.1: an HTTP/1.0 message with Transfer-Encoding has faulty framing.
             guard head.version != "HTTP/1.0" else {
