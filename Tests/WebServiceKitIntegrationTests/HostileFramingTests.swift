@@ -45,7 +45,8 @@ final class HostileFramingTests: XCTestCase {
             body: "5\r\n\u{1F}\u{8B}\u{8}\u{0}\u{0}\r\n0\r\n\r\n"),
         // RFC 9112 §6.3 item 4: an unknown coding; the body was read to the close and returned raw.
         Framing(
-            name: "Transfer-Encoding: foo with Content-Length", fields: "Transfer-Encoding: foo\r\nContent-Length: 5\r\n",
+            name: "Transfer-Encoding: foo with Content-Length",
+            fields: "Transfer-Encoding: foo\r\nContent-Length: 5\r\n",
             body: "hello"),
         // RFC 9112 §6.3 item 5: an invalid Content-Length was read as no length.
         Framing(name: "Content-Length empty", fields: "Content-Length: \r\n", body: "hello"),
@@ -79,7 +80,9 @@ final class HostileFramingTests: XCTestCase {
             let cached = cache.byteCount
             do {
                 let data = try await client.perform(Self.raw, Self.encoded(framing.response), UUID().uuidString)
-                XCTFail("\(framing.name): read as \(data.count) bytes \(String(decoding: data, as: UTF8.self).debugDescription)")
+                XCTFail(
+                    "\(framing.name): read as \(data.count) bytes \(String(decoding: data, as: UTF8.self).debugDescription)"
+                )
             } catch {
                 guard case .transport(let failure) = error else { return XCTFail("\(framing.name): \(error)") }
                 XCTAssertEqual(failure.code, .badServerResponse, "\(framing.name): \(error)")

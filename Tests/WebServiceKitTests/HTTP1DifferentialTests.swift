@@ -59,22 +59,30 @@ final class HTTP1DifferentialTests: XCTestCase {
     /// the response for the construct it names, so that no other difference hides behind it.
     static let acceptedDifferences: [AcceptedDifference] = [
         // The library reads, h11 refuses.
-        AcceptedDifference(name: "BWS before a chunk extension, or more than 20 digits of chunk size", section: "RFC 9112 §7.1, §7.1.1") {
+        AcceptedDifference(
+            name: "BWS before a chunk extension, or more than 20 digits of chunk size", section: "RFC 9112 §7.1, §7.1.1"
+        ) {
             testCase, verdict in
             h11Refuses(testCase, verdict, "illegal chunk header")
                 && lines(testCase.response).contains { line in
                     let digits = line.prefix(while: isHexDigit)
                     let rest = line.dropFirst(digits.count).drop(while: HTTP1Bytes.isWhitespace)
-                    return !digits.isEmpty && (digits.count > 20 || (rest.first == UInt8(ascii: ";") && rest.count < line.count - digits.count))
+                    return !digits.isEmpty
+                        && (digits.count > 20
+                            || (rest.first == UInt8(ascii: ";") && rest.count < line.count - digits.count))
                 }
         },
-        AcceptedDifference(name: "Transfer-Encoding or Content-Length of a response without content is not read", section: "RFC 9112 §6.3 item 1") {
+        AcceptedDifference(
+            name: "Transfer-Encoding or Content-Length of a response without content is not read",
+            section: "RFC 9112 §6.3 item 1"
+        ) {
             testCase, verdict in
             guard case .response(let reading) = verdict else { return false }
             return h11RefusesFraming(testCase, verdict)
                 && (testCase.method == "HEAD" || [204, 304].contains(reading.status))
         },
-        AcceptedDifference(name: "Empty elements of the Transfer-Encoding list are ignored", section: "RFC 9110 §5.6.1") {
+        AcceptedDifference(name: "Empty elements of the Transfer-Encoding list are ignored", section: "RFC 9110 §5.6.1")
+        {
             testCase, verdict in
             guard case .response(let reading) = verdict else { return false }
             let values = HTTPHeaders(reading.fields).values(for: "Transfer-Encoding")
@@ -87,7 +95,10 @@ final class HTTP1DifferentialTests: XCTestCase {
             return h11Refuses(testCase, verdict, "bad Content-Length")
                 && HTTPHeaders(reading.fields).values(for: "Content-Length").contains { $0.utf8.count > 20 }
         },
-        AcceptedDifference(name: "Framing fields of 1xx responses and of the trailer section are not read", section: "RFC 9112 §6.3 item 1, RFC 9110 §6.5.1") {
+        AcceptedDifference(
+            name: "Framing fields of 1xx responses and of the trailer section are not read",
+            section: "RFC 9112 §6.3 item 1, RFC 9110 §6.5.1"
+        ) {
             testCase, verdict in
             guard case .response(let reading) = verdict else { return false }
             let trailerFraming = reading.trailers.contains {
@@ -101,7 +112,10 @@ final class HTTP1DifferentialTests: XCTestCase {
             h11Refuses(testCase, verdict, "illegal header line")
                 && testCase.response.contains { $0 == 0x0B || $0 == 0x0C }
         },
-        AcceptedDifference(name: "A Set-Cookie field with CR, LF or NUL is dropped, the response kept", section: "RFC 9110 §5.5, RFC 6265 §5.2") {
+        AcceptedDifference(
+            name: "A Set-Cookie field with CR, LF or NUL is dropped, the response kept",
+            section: "RFC 9110 §5.5, RFC 6265 §5.2"
+        ) {
             testCase, verdict in
             guard case .response(let reading) = verdict, case .error = testCase.reference else { return false }
             return reading.droppedCookies > 0
@@ -115,37 +129,47 @@ final class HTTP1DifferentialTests: XCTestCase {
                     return !digits.isEmpty && !rest.isEmpty && rest.allSatisfy(HTTP1Bytes.isWhitespace)
                 }
         },
-        AcceptedDifference(name: "A chunk extension outside its grammar", section: "RFC 9112 §7.1.1") { testCase, verdict in
+        AcceptedDifference(name: "A chunk extension outside its grammar", section: "RFC 9112 §7.1.1") {
+            testCase, verdict in
             libraryRefuses(testCase, verdict, "chunkExtension")
                 && lines(testCase.response).contains { line in
                     let digits = line.prefix(while: isHexDigit)
-                    return !digits.isEmpty && line.dropFirst(digits.count).drop(while: HTTP1Bytes.isWhitespace).first == UInt8(ascii: ";")
+                    return !digits.isEmpty
+                        && line.dropFirst(digits.count).drop(while: HTTP1Bytes.isWhitespace).first == UInt8(ascii: ";")
                 }
         },
         AcceptedDifference(name: "An HTTP version other than 1.x", section: "RFC 9112 §2.3") { testCase, verdict in
             libraryRefuses(testCase, verdict, "statusLine")
-                && statusLines(testCase.response).contains { $0.count > 5 && $0[$0.startIndex + 5] != UInt8(ascii: "1") }
+                && statusLines(testCase.response).contains {
+                    $0.count > 5 && $0[$0.startIndex + 5] != UInt8(ascii: "1")
+                }
         },
         AcceptedDifference(name: "A status code outside 100–599", section: "RFC 9110 §15") { testCase, verdict in
             libraryRefuses(testCase, verdict, "statusLine")
                 && statusLines(testCase.response).contains { line in
-                    guard line.count >= 12, let code = Int(String(decoding: line.dropFirst(9).prefix(3), as: UTF8.self)) else {
+                    guard line.count >= 12, let code = Int(String(decoding: line.dropFirst(9).prefix(3), as: UTF8.self))
+                    else {
                         return false
                     }
                     return !(100...599).contains(code)
                 }
         },
-        AcceptedDifference(name: "A control character in the reason phrase", section: "RFC 9112 §4") { testCase, verdict in
+        AcceptedDifference(name: "A control character in the reason phrase", section: "RFC 9112 §4") {
+            testCase, verdict in
             libraryRefuses(testCase, verdict, "statusLine")
-                && statusLines(testCase.response).contains { $0.dropFirst(12).contains(where: HTTP1Bytes.isControlOtherThanTab) }
+                && statusLines(testCase.response).contains {
+                    $0.dropFirst(12).contains(where: HTTP1Bytes.isControlOtherThanTab)
+                }
         },
-        AcceptedDifference(name: "Transfer-Encoding in an HTTP/1.0 response", section: "RFC 9112 §6.1") { testCase, verdict in
+        AcceptedDifference(name: "Transfer-Encoding in an HTTP/1.0 response", section: "RFC 9112 §6.1") {
+            testCase, verdict in
             guard case .response(let reference) = testCase.reference else { return false }
             return libraryRefuses(testCase, verdict, "transferCoding")
                 && HTTPHeaders(reference.fields).contains("Transfer-Encoding")
                 && statusLines(testCase.response).contains { $0.starts(with: "HTTP/1.0 ".utf8) }
         },
-        AcceptedDifference(name: "A Content-Length past the largest Int", section: "RFC 9110 §8.6") { testCase, verdict in
+        AcceptedDifference(name: "A Content-Length past the largest Int", section: "RFC 9110 §8.6") {
+            testCase, verdict in
             guard case .response(let reference) = testCase.reference else { return false }
             return libraryRefuses(testCase, verdict, "contentLength")
                 && HTTPHeaders(reference.fields).values(for: "Content-Length").contains { value in
@@ -153,22 +177,33 @@ final class HTTP1DifferentialTests: XCTestCase {
                 }
         },
         // Both read, differently.
-        AcceptedDifference(name: "obs-fold with the whitespace before it is one SP", section: "RFC 9112 §5.2") { testCase, verdict in
+        AcceptedDifference(name: "obs-fold with the whitespace before it is one SP", section: "RFC 9112 §5.2") {
+            testCase, verdict in
             guard case .response(let reading) = verdict else { return false }
             return agreeAcrossFolds(reading, testCase)
         },
-        AcceptedDifference(name: "Transfer-Encoding with Content-Length: the connection is not reused", section: "RFC 9112 §6.3 item 3") {
+        AcceptedDifference(
+            name: "Transfer-Encoding with Content-Length: the connection is not reused", section: "RFC 9112 §6.3 item 3"
+        ) {
             testCase, verdict in
-            guard case .response(var reading) = verdict, case .response(let reference) = testCase.reference else { return false }
+            guard case .response(var reading) = verdict, case .response(let reference) = testCase.reference else {
+                return false
+            }
             let headers = HTTPHeaders(reading.fields)
-            guard reference.reusable, !reading.reusable, headers.contains("Transfer-Encoding"), headers.contains("Content-Length")
+            guard reference.reusable, !reading.reusable, headers.contains("Transfer-Encoding"),
+                headers.contains("Content-Length")
             else { return false }
             reading.reusable = true
             return agreeAcrossFolds(reading, testCase)
         },
-        AcceptedDifference(name: "A 204 with Transfer-Encoding or a length: the connection is not reused", section: "RFC 9110 §8.6, RFC 9112 §6.1") {
+        AcceptedDifference(
+            name: "A 204 with Transfer-Encoding or a length: the connection is not reused",
+            section: "RFC 9110 §8.6, RFC 9112 §6.1"
+        ) {
             testCase, verdict in
-            guard case .response(var reading) = verdict, case .response(let reference) = testCase.reference else { return false }
+            guard case .response(var reading) = verdict, case .response(let reference) = testCase.reference else {
+                return false
+            }
             let headers = HTTPHeaders(reading.fields)
             let length = (try? HTTP1ResponseParser.contentLength(of: headers)) ?? nil
             guard reading.status == 204, testCase.method != "HEAD", reference.reusable, !reading.reusable,
@@ -189,7 +224,9 @@ final class HTTP1DifferentialTests: XCTestCase {
         }
         func collapsed(_ reading: Reading) -> Verdict {
             var reading = reading
-            reading.fields = reading.fields.map { HTTPHeaders.Field(name: $0.name, value: collapsingWhitespace($0.value)) }
+            reading.fields = reading.fields.map {
+                HTTPHeaders.Field(name: $0.name, value: collapsingWhitespace($0.value))
+            }
             return .response(reading)
         }
         return folds && agree(collapsed(reading), collapsed(reference))
@@ -215,7 +252,8 @@ final class HTTP1DifferentialTests: XCTestCase {
         let lengths = Set(
             headers.values(for: "Content-Length").flatMap { $0.split(separator: ",", omittingEmptySubsequences: false) }
                 .map { $0.trimmingCharacters(in: .whitespaces) })
-        return lengths.count <= 1 && lengths.allSatisfy { !$0.isEmpty && $0.count <= 20 && $0.utf8.allSatisfy(HTTP1Bytes.isDigit) }
+        return lengths.count <= 1
+            && lengths.allSatisfy { !$0.isEmpty && $0.count <= 20 && $0.utf8.allSatisfy(HTTP1Bytes.isDigit) }
     }
 
     private static func libraryRefuses(_ testCase: Case, _ verdict: Verdict, _ kind: String) -> Bool {
@@ -268,7 +306,8 @@ final class HTTP1DifferentialTests: XCTestCase {
             XCTFail(
                 "\(examples.count) × \(key); e.g. \(example.group) \(example.method) "
                     + "\(String(decoding: example.response.prefix(300), as: UTF8.self).debugDescription): "
-                    + "h11 \(example.reference) \(example.note), library \(Self.libraryVerdict(example.method, example.response))")
+                    + "h11 \(example.reference) \(example.note), library \(Self.libraryVerdict(example.method, example.response))"
+            )
         }
     }
 
@@ -278,10 +317,15 @@ final class HTTP1DifferentialTests: XCTestCase {
         case (.error, .response): "h11 refuses, library reads: \(testCase.note.prefix(28))"
         case (.response, .error(let message)): "library refuses, h11 reads: \(message.prefix(40))"
         case (.response(let reference), .response(let reading)):
-            if reference.status != reading.status || reference.interim != reading.interim { "status" }
-            else if reference.body != reading.body { "body" }
-            else if reference.reusable != reading.reusable { "reuse: h11 \(reference.reusable)" }
-            else { "fields" }
+            if reference.status != reading.status || reference.interim != reading.interim {
+                "status"
+            } else if reference.body != reading.body {
+                "body"
+            } else if reference.reusable != reading.reusable {
+                "reuse: h11 \(reference.reusable)"
+            } else {
+                "fields"
+            }
         case (.error, .error): "none"
         }
     }
@@ -302,7 +346,8 @@ final class HTTP1DifferentialTests: XCTestCase {
 
     private static func comparable(_ fields: [HTTPHeaders.Field]) -> [HTTPHeaders.Field] {
         fields.filter { !$0.name.caseInsensitiveEquals("Content-Length") }.map {
-            $0.name.caseInsensitiveEquals("Transfer-Encoding") ? HTTPHeaders.Field(name: $0.name, value: $0.value.lowercased()) : $0
+            $0.name.caseInsensitiveEquals("Transfer-Encoding")
+                ? HTTPHeaders.Field(name: $0.name, value: $0.value.lowercased()) : $0
         }
     }
 
@@ -347,12 +392,15 @@ final class HTTP1DifferentialTests: XCTestCase {
             if parts[3] == "error" {
                 reference = .error(parts[9])
             } else {
-                let fields: [HTTPHeaders.Field] = parts[8] == "-" ? [] : parts[8].split(separator: ",").map { pair in
-                    let halves = pair.split(separator: ":", omittingEmptySubsequences: false)
-                    return HTTPHeaders.Field(
-                        name: String(decoding: decoded(String(halves[0])), as: UTF8.self),
-                        value: String(decoding: decoded(String(halves.last ?? "")), as: UTF8.self))
-                }
+                let fields: [HTTPHeaders.Field] =
+                    parts[8] == "-"
+                    ? []
+                    : parts[8].split(separator: ",").map { pair in
+                        let halves = pair.split(separator: ":", omittingEmptySubsequences: false)
+                        return HTTPHeaders.Field(
+                            name: String(decoding: decoded(String(halves[0])), as: UTF8.self),
+                            value: String(decoding: decoded(String(halves.last ?? "")), as: UTF8.self))
+                    }
                 reference = .response(
                     Reading(
                         status: Int(parts[4]) ?? -1, reusable: parts[5] == "1",
@@ -360,7 +408,9 @@ final class HTTP1DifferentialTests: XCTestCase {
                         body: decoded(parts[7]), fields: fields))
             }
             cases.append(
-                Case(group: parts[0], method: parts[1], response: decoded(parts[2]), reference: reference, note: parts[9]))
+                Case(
+                    group: parts[0], method: parts[1], response: decoded(parts[2]), reference: reference, note: parts[9]
+                ))
         }
         return cases
     }

@@ -234,9 +234,12 @@ extension HTTP1ResponseParserTests {
         for line in valid {
             assertComplete(try parse(chunked("\(line)\r\nhello\r\n0;end\r\n\r\n"), close: false).parser, body: "hello")
         }
-        let invalid = ["5;", "5;=b", "5;a=", "5;a=\"open", "5;a b", "5;a=b ", "5;a=b;", "5;a=\"\u{1}\"", "5;a=b\rc", "5;é"]
+        let invalid = [
+            "5;", "5;=b", "5;a=", "5;a=\"open", "5;a b", "5;a=b ", "5;a=b;", "5;a=\"\u{1}\"", "5;a=b\rc", "5;é",
+        ]
         for line in invalid {
-            XCTAssertEqual(failure(chunked("\(line)\r\nhello\r\n0\r\n\r\n"))?.kind, .chunkExtension, line.debugDescription)
+            XCTAssertEqual(
+                failure(chunked("\(line)\r\nhello\r\n0\r\n\r\n"))?.kind, .chunkExtension, line.debugDescription)
         }
     }
 
@@ -296,8 +299,10 @@ extension HTTP1ResponseParserTests {
     func testTransferEncodingWithContentLengthIsChunkedAndNotReused() throws {
         // RFC 9112 §6.3 item 3: Transfer-Encoding overrides Content-Length; the pair is a sign of
         // smuggling, so the connection is closed after the response.
-        let parser = try parse(chunked("2\r\nok\r\n0\r\n\r\n", head: "Content-Length: 100\r\n"), method: "GET", close: false)
-            .parser
+        let parser = try parse(
+            chunked("2\r\nok\r\n0\r\n\r\n", head: "Content-Length: 100\r\n"), method: "GET", close: false
+        )
+        .parser
         assertComplete(parser, body: "ok")
         XCTAssertNil(parser.bodyLength)
         XCTAssertFalse(parser.leavesConnectionReusable)
@@ -364,7 +369,8 @@ extension HTTP1ResponseParserTests {
         // §5.2: obs-fold at the start has nothing to continue.
         XCTAssertEqual(failure("HTTP/1.1 200 OK\r\n folded: 1\r\n\r\n")?.kind, .fieldLine)
         // obs-fold (OWS CRLF RWS) becomes one SP; values lose SP and HTAB at their ends only.
-        let text = "HTTP/1.1 200 OK\r\nX-A: one \t\r\n\t two \r\nX-B:\u{A0}nbsp\u{A0}\r\nX-C:\r\n  \r\nContent-Length: 0\r\n\r\n"
+        let text =
+            "HTTP/1.1 200 OK\r\nX-A: one \t\r\n\t two \r\nX-B:\u{A0}nbsp\u{A0}\r\nX-C:\r\n  \r\nContent-Length: 0\r\n\r\n"
         let head = try parse(text, close: false).parser.head
         XCTAssertEqual(head?.headers.values(for: "x-a"), ["one two"])
         XCTAssertEqual(head?.headers.values(for: "x-b"), ["\u{A0}nbsp\u{A0}"])
@@ -419,7 +425,8 @@ extension HTTP1ResponseParserTests {
         for (text, reusable) in framed204 {
             XCTAssertEqual(try parse(text, method: "GET", close: false).parser.leavesConnectionReusable, reusable, text)
         }
-        let interim = "HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 102 Processing\r\nX: y\r\n\r\nHTTP/1.1 204 No Content\r\n\r\n"
+        let interim =
+            "HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 102 Processing\r\nX: y\r\n\r\nHTTP/1.1 204 No Content\r\n\r\n"
         let parser = try parse(interim, method: "GET", pieces: 1, close: false)
         XCTAssertEqual(parser.events, [.interim(100), .interim(102), .head(parser.parser.head!)])
         XCTAssertTrue(parser.parser.leavesConnectionReusable)

@@ -33,10 +33,12 @@ enum CookieTarget {
         let url = URL(string: "http://\(host)/\(String(decoding: path, as: UTF8.self))") ?? root
         let jar = CookieJar(storage: storage, policy: .always)
         jar.store(from: HTTPHeaders(fields.map { HTTPHeaders.Field(name: "Set-Cookie", value: $0) }), for: url)
-        let others = ["http://\(host)/", "http://\(host)/other/path", "http://sub.\(host)/"].compactMap(URL.init(string:))
+        let others = ["http://\(host)/", "http://\(host)/other/path", "http://sub.\(host)/"].compactMap(
+            URL.init(string:))
         for target in [url] + others {
             guard let header = jar.header(for: target) else { continue }
-            fuzzCheck(!ResponseCheck.breaksLines(header), "a Cookie field with CR, LF or NUL: \(header.debugDescription)")
+            fuzzCheck(
+                !ResponseCheck.breaksLines(header), "a Cookie field with CR, LF or NUL: \(header.debugDescription)")
         }
         for cookie in storage.cookies ?? [] { storage.deleteCookie(cookie) }
     }

@@ -195,7 +195,8 @@ struct HTTP1ResponseParser {
                 if let field = parsed.headers.fields.first(where: { ResponseCheck.breaksLines($0.value) }) {
                     throw HTTP1ParseError(
                         .fieldLine,
-                        "the \(parsed.statusCode) response's field \(field.name.prefix(40).debugDescription) has CR, LF or NUL in its value (RFC 9110 §5.5)")
+                        "the \(parsed.statusCode) response's field \(field.name.prefix(40).debugDescription) has CR, LF or NUL in its value (RFC 9110 §5.5)"
+                    )
                 }
                 events.append(.interim(parsed.statusCode))
                 return true
@@ -229,7 +230,9 @@ struct HTTP1ResponseParser {
         case .chunkDataEnd:
             // chunk = chunk-size [ chunk-ext ] CRLF chunk-data CRLF (§7.1): exactly CRLF, no bare LF.
             let available = buffer.count - position
-            if available >= 1, buffer[position] != HTTP1Bytes.cr || (available >= 2 && buffer[position + 1] != HTTP1Bytes.lf) {
+            if available >= 1,
+                buffer[position] != HTTP1Bytes.cr || (available >= 2 && buffer[position + 1] != HTTP1Bytes.lf)
+            {
                 throw HTTP1ParseError(.chunkData, "a chunk's data is not followed by CRLF (RFC 9112 §7.1)")
             }
             guard available >= 2 else { return false }
@@ -315,7 +318,8 @@ struct HTTP1ResponseParser {
                 guard let parsed = HTTP1Bytes.decimal(digits) else {
                     throw HTTP1ParseError(
                         .contentLength,
-                        "invalid Content-Length \(String(value.prefix(40)).debugDescription): not one 1*DIGIT (RFC 9112 §6.3 item 5)")
+                        "invalid Content-Length \(String(value.prefix(40)).debugDescription): not one 1*DIGIT (RFC 9112 §6.3 item 5)"
+                    )
                 }
                 if let text, !text.elementsEqual(digits) {
                     throw HTTP1ParseError(.contentLength, "differing Content-Length values (RFC 9112 §6.3 item 5)")
@@ -516,7 +520,8 @@ struct HTTP1ResponseParser {
                 guard let last = values.popLast() else {
                     throw HTTP1ParseError(.fieldLine, "a folded line (obs-fold) before any field (RFC 9112 §5.2)")
                 }
-                values.append(HTTP1Bytes.trimmingWhitespace(last) + [HTTP1Bytes.space] + HTTP1Bytes.trimmingWhitespace(line))
+                values.append(
+                    HTTP1Bytes.trimmingWhitespace(last) + [HTTP1Bytes.space] + HTTP1Bytes.trimmingWhitespace(line))
                 continue
             }
             guard let colon = line.firstIndex(of: UInt8(ascii: ":")) else {
@@ -526,7 +531,8 @@ struct HTTP1ResponseParser {
             guard !name.isEmpty, name.allSatisfy(HTTPToken.isTokenCharacter) else {
                 if let last = name.last, HTTP1Bytes.isWhitespace(last) {
                     throw HTTP1ParseError(
-                        .fieldLine, "whitespace between a field name and its colon (RFC 9112 §5.1): \(Self.excerpt(line))")
+                        .fieldLine,
+                        "whitespace between a field name and its colon (RFC 9112 §5.1): \(Self.excerpt(line))")
                 }
                 throw HTTP1ParseError(.fieldLine, "invalid field name \(Self.excerpt(name)) (RFC 9110 §5.1)")
             }
