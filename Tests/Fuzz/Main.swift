@@ -20,6 +20,8 @@ let fuzzTargets: [(name: String, run: @Sendable ([UInt8]) -> Void)] = [
     ("json-root", JSONRootTarget.run),
     ("http1-response", HTTP1ResponseTarget.run),
     ("inflate", InflateTarget.run),
+    ("http1-chunked", HTTP1ChunkedTarget.run),
+    ("cookie", CookieTarget.run),
 ]
 
 /// The target `WEBSERVICEKIT_FUZZ_TARGET` names; `nil` when it names none.

@@ -234,9 +234,12 @@ extension HTTP1ResponseParserTests {
         for line in valid {
             assertComplete(try parse(chunked("\(line)\r\nhello\r\n0;end\r\n\r\n"), close: false).parser, body: "hello")
         }
-        let invalid = ["5;", "5;=b", "5;a=", "5;a=\"open", "5;a b", "5;a=b ", "5;a=b;", "5;a=\"\u{1}\"", "5;a=b\rc", "5;é"]
+        let invalid = [
+            "5;", "5;=b", "5;a=", "5;a=\"open", "5;a b", "5;a=b ", "5;a=b;", "5;a=\"\u{1}\"", "5;a=b\rc", "5;é",
+        ]
         for line in invalid {
-            XCTAssertEqual(failure(chunked("\(line)\r\nhello\r\n0\r\n\r\n"))?.kind, .chunkExtension, line.debugDescription)
+            XCTAssertEqual(
+                failure(chunked("\(line)\r\nhello\r\n0\r\n\r\n"))?.kind, .chunkExtension, line.debugDescription)
         }
     }
 
@@ -260,6 +263,9 @@ extension HTTP1ResponseParserTests {
         XCTAssertEqual(failure(chunked("2\r\nok\r\n0\r\nX : 1\r\n\r\n"))?.kind, .fieldLine)
         XCTAssertEqual(failure(chunked("2\r\nok\r\n0\r\nX: a\u{0}b\r\n\r\n"))?.kind, .trailerValue)
         XCTAssertEqual(failure(chunked("2\r\nok\r\n0\r\nX: a\rb\r\n\r\n"))?.kind, .trailerValue)
+        // Other control characters may stay, as in the head (RFC 9110 §5.5).
+        let control = try parse(chunked("2\r\nok\r\n0\r\nX: a\u{1}b\r\n\r\n"), close: false).parser
+        XCTAssertEqual(control.trailers["X"], "a\u{1}b")
         let big = "X: " + String(repeating: "t", count: HTTP1ResponseParser.maximumHeadSize) + "\r\n\r\n"
         XCTAssertEqual(failure(chunked("2\r\nok\r\n0\r\n" + big))?.kind, .sectionTooLarge)
         XCTAssertEqual(failure(chunked("2\r\nok\r\n0\r\n" + String(big.dropLast(2))))?.kind, .sectionTooLarge)
@@ -272,6 +278,8 @@ extension HTTP1ResponseParserTests {
         // the close (`foo` with a Content-Length): RFC 9112 §6.1 and §6.3 item 4.
         let codings = [
             "gzip, chunked", "foo", "chunked, gzip", "chunked, chunked", "identity", "chunked;q=1", "", " , ",
+            // Unicode spaces and case mappings are not SP, HTAB or ASCII case (RFC 9110 §5.6.1).
+            "chunked\u{A0}", "\u{A0}chunked", "chun\u{212A}ed", "chunke\u{0307}d",
         ]
         for coding in codings {
             let text = "HTTP/1.1 200 OK\r\nTransfer-Encoding: \(coding)\r\nContent-Length: 5\r\n\r\nhello"
@@ -291,8 +299,10 @@ extension HTTP1ResponseParserTests {
     func testTransferEncodingWithContentLengthIsChunkedAndNotReused() throws {
         // RFC 9112 §6.3 item 3: Transfer-Encoding overrides Content-Length; the pair is a sign of
         // smuggling, so the connection is closed after the response.
-        let parser = try parse(chunked("2\r\nok\r\n0\r\n\r\n", head: "Content-Length: 100\r\n"), method: "GET", close: false)
-            .parser
+        let parser = try parse(
+            chunked("2\r\nok\r\n0\r\n\r\n", head: "Content-Length: 100\r\n"), method: "GET", close: false
+        )
+        .parser
         assertComplete(parser, body: "ok")
         XCTAssertNil(parser.bodyLength)
         XCTAssertFalse(parser.leavesConnectionReusable)
@@ -359,7 +369,8 @@ extension HTTP1ResponseParserTests {
         // §5.2: obs-fold at the start has nothing to continue.
         XCTAssertEqual(failure("HTTP/1.1 200 OK\r\n folded: 1\r\n\r\n")?.kind, .fieldLine)
         // obs-fold (OWS CRLF RWS) becomes one SP; values lose SP and HTAB at their ends only.
-        let text = "HTTP/1.1 200 OK\r\nX-A: one \t\r\n\t two \r\nX-B:\u{A0}nbsp\u{A0}\r\nX-C:\r\n  \r\nContent-Length: 0\r\n\r\n"
+        let text =
+            "HTTP/1.1 200 OK\r\nX-A: one \t\r\n\t two \r\nX-B:\u{A0}nbsp\u{A0}\r\nX-C:\r\n  \r\nContent-Length: 0\r\n\r\n"
         let head = try parse(text, close: false).parser.head
         XCTAssertEqual(head?.headers.values(for: "x-a"), ["one two"])
         XCTAssertEqual(head?.headers.values(for: "x-b"), ["\u{A0}nbsp\u{A0}"])
@@ -374,6 +385,17 @@ extension HTTP1ResponseParserTests {
         // Whole (the end of the head already there) and without its end.
         XCTAssertEqual(failure("HTTP/1.1 200 OK\r\n\(field)\r\n")?.kind, .sectionTooLarge)
         XCTAssertEqual(failure("HTTP/1.1 200 OK\r\n\(field)")?.kind, .sectionTooLarge)
+    }
+
+    func testInterimResponseFieldsMayNotBreakLines() throws {
+        // RFC 9110 §5.5: CR, LF or NUL in any field value make the message invalid, even where the
+        // field is not used; other controls may stay.
+        for value in ["a\rb", "a\u{0}b"] {
+            let text = "HTTP/1.1 103 Early Hints\r\nLink: \(value)\r\n\r\nHTTP/1.1 204 No Content\r\n\r\n"
+            XCTAssertEqual(failure(text)?.kind, .fieldLine, value.debugDescription)
+        }
+        let text = "HTTP/1.1 103 Early Hints\r\nLink: a\u{1}b\r\n\r\nHTTP/1.1 204 No Content\r\n\r\n"
+        XCTAssertEqual(try parse(text, close: false).events.first, .interim(103))
     }
 
     func testInterimAndBodilessResponses() throws {
@@ -392,7 +414,19 @@ extension HTTP1ResponseParserTests {
             // The bytes after it are no response to anything: the connection is out of step.
             XCTAssertFalse(parser.leavesConnectionReusable)
         }
-        let interim = "HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 102 Processing\r\nX: y\r\n\r\nHTTP/1.1 204 No Content\r\n\r\n"
+        // A 204 with a length other than 0 or a coding breaks RFC 9110 §8.6 / RFC 9112 §6.1: its
+        // connection is not used again, as a body may follow. A 304 may carry the GET's length.
+        let framed204: [(String, Bool)] = [
+            ("HTTP/1.1 204 X\r\nContent-Length: 0\r\n\r\n", true),
+            ("HTTP/1.1 204 X\r\nContent-Length: 3\r\n\r\n", false),
+            ("HTTP/1.1 204 X\r\nTransfer-Encoding: chunked\r\n\r\n", false),
+            ("HTTP/1.1 304 X\r\nContent-Length: 3\r\n\r\n", true),
+        ]
+        for (text, reusable) in framed204 {
+            XCTAssertEqual(try parse(text, method: "GET", close: false).parser.leavesConnectionReusable, reusable, text)
+        }
+        let interim =
+            "HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 102 Processing\r\nX: y\r\n\r\nHTTP/1.1 204 No Content\r\n\r\n"
         let parser = try parse(interim, method: "GET", pieces: 1, close: false)
         XCTAssertEqual(parser.events, [.interim(100), .interim(102), .head(parser.parser.head!)])
         XCTAssertTrue(parser.parser.leavesConnectionReusable)

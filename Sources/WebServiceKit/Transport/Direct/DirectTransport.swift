@@ -197,7 +197,7 @@ private struct UnsafeSendable<Value>: @unchecked Sendable {
 /// could not be sent (CR, LF or NUL in it) is neither stored nor sent: one hostile `Set-Cookie`
 /// never breaks later calls to its origin (the storage is shared with the session, which may
 /// have stored one).
-private struct CookieJar: @unchecked Sendable {  // HTTPCookieStorage is thread-safe
+struct CookieJar: @unchecked Sendable {  // HTTPCookieStorage is thread-safe
     let storage: HTTPCookieStorage
     let policy: HTTPCookie.AcceptPolicy
 
@@ -208,7 +208,11 @@ private struct CookieJar: @unchecked Sendable {  // HTTPCookieStorage is thread-
 
     func store(from headers: HTTPHeaders, for url: URL) {
         guard policy != .never else { return }
-        for value in headers.values(for: "Set-Cookie") where !ResponseCheck.breaksLines(value) {
+        // Foundation's parser traps on a name or attribute whose characters are not each one UTF-16
+        // unit (`Set-Cookie: 😀=`, or a combining mark: it offsets by UTF-16 units into Characters):
+        // such a cookie is dropped, as RFC 6265 §4.1.1 allows only ASCII in one anyway.
+        for value in headers.values(for: "Set-Cookie")
+        where !ResponseCheck.breaksLines(value) && value.utf16.count == value.count {
             let cookies = HTTPCookie.cookies(withResponseHeaderFields: ["Set-Cookie": value], for: url)
             storage.setCookies(cookies, for: url, mainDocumentURL: nil)
         }

@@ -39,7 +39,7 @@ struct HTTP1ParseError: Error, Equatable, CustomStringConvertible {
         case chunkExtension
         /// A chunk's data is not followed by CRLF (RFC 9112 §7.1).
         case chunkData
-        /// A trailer field value holds a control character (RFC 9110 §5.5).
+        /// A trailer field value holds CR, LF or NUL (RFC 9110 §5.5).
         case trailerValue
         /// `101 Switching Protocols`, which this client never asks for (RFC 9110 §15.2.2).
         case switchingProtocols
@@ -94,8 +94,8 @@ struct HTTP1ResponseParser {
     private var state = State.head
     /// The body ran until the connection closed, so the connection cannot be reused.
     private var readUntilClose = false
-    /// Both `Transfer-Encoding` and `Content-Length` framed the body: a sign of smuggling, so the
-    /// connection is not reused (RFC 9112 §6.3 item 3).
+    /// Both `Transfer-Encoding` and `Content-Length` framed the body (a sign of smuggling, RFC 9112
+    /// §6.3 item 3), or a 204 came with either: the connection is not reused.
     private var hasConflictingFraming = false
     private(set) var head: HTTP1ResponseHead?
     /// The final response's `Content-Length`, when that is what delimits its body.
@@ -190,6 +190,14 @@ struct HTTP1ResponseParser {
                     throw HTTP1ParseError(
                         .switchingProtocols, "unexpected 101 Switching Protocols: this client asks for no upgrade")
                 }
+                // The fields of an interim response are not used, but CR, LF or NUL in one make the
+                // message invalid (RFC 9110 §5.5), as they would in the final head.
+                if let field = parsed.headers.fields.first(where: { ResponseCheck.breaksLines($0.value) }) {
+                    throw HTTP1ParseError(
+                        .fieldLine,
+                        "the \(parsed.statusCode) response's field \(field.name.prefix(40).debugDescription) has CR, LF or NUL in its value (RFC 9110 §5.5)"
+                    )
+                }
                 events.append(.interim(parsed.statusCode))
                 return true
             }
@@ -222,7 +230,9 @@ struct HTTP1ResponseParser {
         case .chunkDataEnd:
             // chunk = chunk-size [ chunk-ext ] CRLF chunk-data CRLF (§7.1): exactly CRLF, no bare LF.
             let available = buffer.count - position
-            if available >= 1, buffer[position] != HTTP1Bytes.cr || (available >= 2 && buffer[position + 1] != HTTP1Bytes.lf) {
+            if available >= 1,
+                buffer[position] != HTTP1Bytes.cr || (available >= 2 && buffer[position + 1] != HTTP1Bytes.lf)
+            {
                 throw HTTP1ParseError(.chunkData, "a chunk's data is not followed by CRLF (RFC 9112 §7.1)")
             }
             guard available >= 2 else { return false }
@@ -234,9 +244,11 @@ struct HTTP1ResponseParser {
             guard let end = try sectionEnd() else { return false }
             let section = buffer[position..<end.content]
             let fields = section.isEmpty ? [] : try Self.parseFields(Self.lines(of: section)[...])
-            for field in fields where field.value.utf8.contains(where: HTTP1Bytes.isControlOtherThanTab) {
-                // The call pipeline checks head fields only; trailers stop here (RFC 9110 §5.5).
-                throw HTTP1ParseError(.trailerValue, "the trailer field \(field.name) holds a control character")
+            for field in fields where ResponseCheck.breaksLines(field.value) {
+                // The call pipeline checks head fields only; trailers are checked here, by the same
+                // rule: CR, LF or NUL make the message invalid, other controls may stay (RFC 9110 §5.5).
+                throw HTTP1ParseError(
+                    .trailerValue, "the trailer field \(field.name) has CR, LF or NUL in its value (RFC 9110 §5.5)")
             }
             trailers = HTTPHeaders(fields)
             consume(upTo: end.next)
@@ -261,16 +273,27 @@ struct HTTP1ResponseParser {
         let length = try Self.contentLength(of: head.headers)
         // §6.3 item 1: no content whatever the fields say. A HEAD or 304 response may carry the
         // Transfer-Encoding a GET would have had (§6.1); it frames nothing here.
-        if isHeadRequest || head.statusCode == 204 || head.statusCode == 304 { return .done }
+        if isHeadRequest || head.statusCode == 204 || head.statusCode == 304 {
+            // A 204 may carry neither a length nor a coding (RFC 9110 §8.6, RFC 9112 §6.1): a
+            // server that sends them may send a body too, so its connection is not used again.
+            // (`Content-Length: 0` is common and harmless.)
+            if !isHeadRequest, head.statusCode == 204 {
+                hasConflictingFraming = head.headers.contains("Transfer-Encoding") || (length ?? 0) > 0
+            }
+            return .done
+        }
         if head.headers.contains("Transfer-Encoding") {
             // §6.1: an HTTP/1.0 message with Transfer-Encoding has faulty framing.
             guard head.version != "HTTP/1.0" else {
                 throw HTTP1ParseError(
                     .transferCoding, "an HTTP/1.0 response with Transfer-Encoding has faulty framing (RFC 9112 §6.1)")
             }
-            let codings = head.headers.listElements(for: "Transfer-Encoding")
-            guard codings == ["chunked"] else {
-                let list = codings.isEmpty ? "an empty list" : codings.joined(separator: ", ")
+            let codings = Self.listElements(head.headers.values(for: "Transfer-Encoding"))
+            guard codings.count == 1, codings[0].count == 7, HTTP1Bytes.equalsIgnoringASCIICase(codings[0], "chunked")
+            else {
+                let list =
+                    codings.isEmpty
+                    ? "an empty list" : codings.map { String(decoding: $0, as: UTF8.self) }.joined(separator: ", ")
                 throw HTTP1ParseError(
                     .transferCoding,
                     "Transfer-Encoding \(list.prefix(80)) is not implemented: only chunked is (RFC 9112 §6.1)")
@@ -294,16 +317,29 @@ struct HTTP1ResponseParser {
                 let digits = HTTP1Bytes.trimmingWhitespace(element)
                 guard let parsed = HTTP1Bytes.decimal(digits) else {
                     throw HTTP1ParseError(
-                        .contentLength, "invalid Content-Length \(String(value.prefix(40)).debugDescription)")
+                        .contentLength,
+                        "invalid Content-Length \(String(value.prefix(40)).debugDescription): not one 1*DIGIT (RFC 9112 §6.3 item 5)"
+                    )
                 }
                 if let text, !text.elementsEqual(digits) {
-                    throw HTTP1ParseError(.contentLength, "differing Content-Length values")
+                    throw HTTP1ParseError(.contentLength, "differing Content-Length values (RFC 9112 §6.3 item 5)")
                 }
                 text = digits
                 length = parsed
             }
         }
         return length
+    }
+
+    /// The elements of a comma-separated list field (RFC 9110 §5.6.1), byte for byte: empty ones
+    /// left out, each trimmed of SP and HTAB only. A coding is compared byte by byte, never after
+    /// Unicode trimming or case mapping, which would read `chunked` + NBSP or `chun` + KELVIN SIGN
+    /// + `ed` as `chunked` where another parser on the path does not.
+    static func listElements(_ values: [String]) -> [ArraySlice<UInt8>] {
+        values.flatMap { value in
+            Array(value.utf8).split(separator: HTTP1Bytes.comma, omittingEmptySubsequences: false)
+                .map(HTTP1Bytes.trimmingWhitespace).filter { !$0.isEmpty }
+        }
     }
 
     /// The next chunk size line without its CRLF, or `nil` until it is whole.
@@ -336,7 +372,12 @@ struct HTTP1ResponseParser {
             size = shifted + digit
             index += 1
         }
-        guard index > line.startIndex else {
+        // What follows the digits is nothing, or chunk-ext, which opens with BWS ";" (§7.1.1):
+        // anything else (a sign, "0x", a trailing space or NUL) makes the size itself invalid.
+        var extensionStart = index
+        while extensionStart < line.endIndex, HTTP1Bytes.isWhitespace(line[extensionStart]) { extensionStart += 1 }
+        let opensExtension = extensionStart < line.endIndex && line[extensionStart] == UInt8(ascii: ";")
+        guard index > line.startIndex, index == line.endIndex || opensExtension else {
             throw HTTP1ParseError(
                 .chunkSize, "invalid chunk size \(Self.excerpt(line)): chunk-size = 1*HEXDIG (RFC 9112 §7.1)")
         }
@@ -479,7 +520,8 @@ struct HTTP1ResponseParser {
                 guard let last = values.popLast() else {
                     throw HTTP1ParseError(.fieldLine, "a folded line (obs-fold) before any field (RFC 9112 §5.2)")
                 }
-                values.append(HTTP1Bytes.trimmingWhitespace(last) + [HTTP1Bytes.space] + HTTP1Bytes.trimmingWhitespace(line))
+                values.append(
+                    HTTP1Bytes.trimmingWhitespace(last) + [HTTP1Bytes.space] + HTTP1Bytes.trimmingWhitespace(line))
                 continue
             }
             guard let colon = line.firstIndex(of: UInt8(ascii: ":")) else {
@@ -489,7 +531,8 @@ struct HTTP1ResponseParser {
             guard !name.isEmpty, name.allSatisfy(HTTPToken.isTokenCharacter) else {
                 if let last = name.last, HTTP1Bytes.isWhitespace(last) {
                     throw HTTP1ParseError(
-                        .fieldLine, "whitespace between a field name and its colon (RFC 9112 §5.1): \(Self.excerpt(line))")
+                        .fieldLine,
+                        "whitespace between a field name and its colon (RFC 9112 §5.1): \(Self.excerpt(line))")
                 }
                 throw HTTP1ParseError(.fieldLine, "invalid field name \(Self.excerpt(name)) (RFC 9110 §5.1)")
             }
@@ -519,6 +562,12 @@ enum HTTP1Bytes {
     static let quote = UInt8(ascii: "\"")
 
     static func isDigit(_ byte: UInt8) -> Bool { (0x30...0x39).contains(byte) }
+
+    /// Whether `bytes` are the ASCII text `text`, letters compared without case.
+    static func equalsIgnoringASCIICase(_ bytes: some Collection<UInt8>, _ text: String) -> Bool {
+        func lower(_ byte: UInt8) -> UInt8 { (0x41...0x5A).contains(byte) ? byte + 0x20 : byte }
+        return bytes.count == text.utf8.count && zip(bytes, text.utf8).allSatisfy { lower($0) == lower($1) }
+    }
 
     /// SP or HTAB: OWS, RWS and BWS are made of these (RFC 9110 §5.6.3).
     static func isWhitespace(_ byte: UInt8) -> Bool { byte == space || byte == tab }
