@@ -28,6 +28,8 @@ public final class URLSessionTransport: WebServiceTransport {
     public let session: URLSession
     private let router: TaskRouter
     private let direct: DirectTransport?
+    /// The configuration's cookies, for both routes.
+    private let cookies: CookieJar?
 
     /// Whether GET and HEAD requests, streamed bodies and file downloads to plain `http` URLs
     /// bypass the session by default: on Linux, where Foundation passes each request through
@@ -63,9 +65,18 @@ public final class URLSessionTransport: WebServiceTransport {
         let configuration = (configuration.copy() as? URLSessionConfiguration) ?? configuration
         configuration.urlCache = nil
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+        // The transport keeps the cookies for both routes: Foundation's own `Set-Cookie` parser
+        // traps on values a server can send (``CookieJar``), so the session never parses them.
+        // FoundationNetworking parses every `Set-Cookie` line as it arrives unless the policy is
+        // `.never`, whatever the storage.
+        let cookies = CookieJar(configuration: configuration)
+        configuration.httpShouldSetCookies = false
+        configuration.httpCookieAcceptPolicy = .never
+        configuration.httpCookieStorage = nil
+        self.cookies = cookies
         router = TaskRouter()
         session = URLSession(configuration: configuration, delegate: router, delegateQueue: nil)
-        direct = usesDirectHTTP1 ? DirectTransport(configuration: configuration) : nil
+        direct = usesDirectHTTP1 ? DirectTransport(configuration: configuration, cookies: cookies) : nil
     }
 
     deinit { session.finishTasksAndInvalidate() }
@@ -74,6 +85,16 @@ public final class URLSessionTransport: WebServiceTransport {
         if let direct, let route = direct.route(for: request, context: context) {
             return try await direct.send(request, context: context, route: route)
         }
+        var request = request
+        if let cookie = cookies?.header(for: request) { request.setValue(cookie, forHTTPHeaderField: "Cookie") }
+        let response = try await sendThroughSession(request, context: context)
+        if let url = request.url { cookies?.store(from: response.headers, for: url) }
+        return response
+    }
+
+    private func sendThroughSession(_ request: URLRequest, context: TransportContext) async throws
+        -> TransportResponse
+    {
         let exchange = TaskExchange(context: context)
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation {

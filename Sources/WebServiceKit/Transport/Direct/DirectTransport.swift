@@ -37,7 +37,7 @@ final class DirectTransport: Sendable {
 
     /// A transport for `configuration`; `limits` replaces the pool's caps and idle timeout (for
     /// tests).
-    init(configuration: URLSessionConfiguration, limits: ConnectionPool.Limits? = nil) {
+    init(configuration: URLSessionConfiguration, cookies: CookieJar?, limits: ConnectionPool.Limits? = nil) {
         pool = ConnectionPool(limits: limits ?? ConnectionPool.limits(for: configuration))
         // What Foundation's libcurl sends when a request has neither.
         var headers = ["Accept": "*/*", "User-Agent": "\(ProcessInfo.processInfo.processName) WebServiceKit"]
@@ -45,12 +45,7 @@ final class DirectTransport: Sendable {
             if let name = name as? String { headers[name] = "\(value)" }
         }
         additionalHeaders = headers
-        cookies =
-            configuration.httpShouldSetCookies
-            ? configuration.httpCookieStorage.map {
-                CookieJar(storage: $0, policy: configuration.httpCookieAcceptPolicy)
-            }
-            : nil
+        self.cookies = cookies
         proxyConfigured = !(configuration.connectionProxyDictionary ?? [:]).isEmpty
     }
 
@@ -180,7 +175,7 @@ final class DirectTransport: Sendable {
     /// The session's additional fields, and its cookies for `url` unless the request has some.
     private func extraHeaders(for request: URLRequest, url: URL) -> [String: String] {
         var extra = additionalHeaders
-        if request.value(forHTTPHeaderField: "Cookie") == nil, let cookie = cookies?.header(for: url) {
+        if let cookie = cookies?.header(for: request) {
             extra["Cookie"] = cookie
         }
         return extra
@@ -191,37 +186,6 @@ final class DirectTransport: Sendable {
 private struct UnsafeSendable<Value>: @unchecked Sendable {
     let value: Value
     init(_ value: Value) { self.value = value }
-}
-
-/// The session's cookie storage, used as the session would use it, except that a cookie that
-/// could not be sent (CR, LF or NUL in it) is neither stored nor sent: one hostile `Set-Cookie`
-/// never breaks later calls to its origin (the storage is shared with the session, which may
-/// have stored one).
-struct CookieJar: @unchecked Sendable {  // HTTPCookieStorage is thread-safe
-    let storage: HTTPCookieStorage
-    let policy: HTTPCookie.AcceptPolicy
-
-    func header(for url: URL) -> String? {
-        guard let cookies = storage.cookies(for: url)?.filter(\.isSendable), !cookies.isEmpty else { return nil }
-        return HTTPCookie.requestHeaderFields(with: cookies)["Cookie"]
-    }
-
-    func store(from headers: HTTPHeaders, for url: URL) {
-        guard policy != .never else { return }
-        // Foundation's parser traps on a name or attribute whose characters are not each one UTF-16
-        // unit (`Set-Cookie: 😀=`, or a combining mark: it offsets by UTF-16 units into Characters):
-        // such a cookie is dropped, as RFC 6265 §4.1.1 allows only ASCII in one anyway.
-        for value in headers.values(for: "Set-Cookie")
-        where !ResponseCheck.breaksLines(value) && value.utf16.count == value.count {
-            let cookies = HTTPCookie.cookies(withResponseHeaderFields: ["Set-Cookie": value], for: url)
-            storage.setCookies(cookies, for: url, mainDocumentURL: nil)
-        }
-    }
-}
-
-extension HTTPCookie {
-    /// Whether the cookie can go into a `Cookie` field: no CR, LF or NUL in its name or value.
-    var isSendable: Bool { !ResponseCheck.breaksLines(name) && !ResponseCheck.breaksLines(value) }
 }
 
 /// The proxy settings libcurl (and so `URLSession` on Linux) reads from the environment.
