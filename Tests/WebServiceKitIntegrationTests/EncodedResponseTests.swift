@@ -72,22 +72,23 @@ final class EncodedResponseTests: XCTestCase {
     }
 
     func testACorruptBodyIsATypedErrorAndIsNotCached() async throws {
-        try XCTSkipUnless(URLSessionTransport.usesDirectHTTP1ByDefault)
-        for coding in ["gzip", "deflate"] {
-            let client = try client(.direct, cache: HTTPCache())
+        for (route, coding) in HostileServerTests.Route.allCases.flatMap({ route in
+            ["gzip", "deflate"].map { (route, $0) }
+        }) {
+            let client = try client(route, cache: HTTPCache())
             let tag = UUID().uuidString
             for _ in 0..<2 {
                 do {
                     _ = try await client.perform(Self.corrupt, coding, tag)
-                    XCTFail("\(coding): a corrupt body was accepted")
+                    XCTFail("\(route) \(coding): a corrupt body was accepted")
                 } catch {
                     guard case .transport(let failure) = error, failure.code == .cannotDecodeContentData else {
-                        return XCTFail("\(coding): \(error)")
+                        return XCTFail("\(route) \(coding): \(error)")
                     }
                 }
             }
             let count = try await requests(tag)
-            XCTAssertEqual(count, 2, "\(coding): nothing was cached")
+            XCTAssertEqual(count, 2, "\(route) \(coding): nothing was cached")
         }
     }
 

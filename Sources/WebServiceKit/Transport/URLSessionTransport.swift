@@ -322,14 +322,18 @@ extension TaskExchange {
     /// one code for a body cut short. The message is libcurl's only trace of it.
     ///
     /// libcurl's `CURLE_WEIRD_SERVER_REPLY` (a head it refuses to read: a NUL in a field, a line
-    /// without a colon, a broken status line) reaches Foundation the same way; it is
-    /// `.badServerResponse`, as the direct path and ``ResponseCheck`` report a broken head.
+    /// without a colon, a broken status line) and its framing errors (a signed chunk size, a bad
+    /// `Content-Length`) reach Foundation the same way; they are `.badServerResponse`, as the
+    /// direct path and ``ResponseCheck`` report a broken head. A body its decoders refuse is
+    /// `.cannotDecodeContentData`, as on the direct path.
     static func normalized(_ error: any Error) -> any Error {
         guard let error = error as? URLError, error.code == .unknown else { return error }
         let message = error.localizedDescription
         let code: URLError.Code
         if message.hasPrefix("transfer closed with") {
             code = .networkConnectionLost
+        } else if undecodableBodies.contains(where: message.hasPrefix) {
+            code = .cannotDecodeContentData
         } else if weirdServerReplies.contains(where: message.hasPrefix) {
             code = .badServerResponse
         } else {
@@ -338,11 +342,19 @@ extension TaskExchange {
         return URLError(code, userInfo: [NSLocalizedDescriptionKey: message, NSUnderlyingErrorKey: error])
     }
 
-    /// How libcurl words a response head it will not read (its `CURLE_WEIRD_SERVER_REPLY`).
+    /// How libcurl words a response head or framing it will not read (its
+    /// `CURLE_WEIRD_SERVER_REPLY`, a bad chunk size, a bad `Content-Length`, a transfer coding
+    /// it does not know or cannot decode).
     private static let weirdServerReplies = [
         "Nul byte in header", "Header without colon", "Invalid status line", "Unsupported HTTP",
         "Weird server reply", "Invalid response header", "Too large response headers",
+        "Illegal or missing hexadecimal sequence", "Malformed encoding found in chunked-encoding",
+        "Invalid Content-Length", "Unrecognized content encoding type", "incorrect header check",
     ]
+
+    /// How libcurl words a body its content decoders refuse (`CURLE_BAD_CONTENT_ENCODING`): the
+    /// direct path's `.cannotDecodeContentData`.
+    private static let undecodableBodies = ["Error while processing content unencoding"]
 }
 
 /// The session's delegate: hands each task's callbacks to its exchange, and refuses redirects so
