@@ -31,7 +31,9 @@ final class RequestCheckTests: XCTestCase {
     private func assertInvalidCall(
         _ error: WebServiceError?, mentioning text: String, file: StaticString = #filePath, line: UInt = #line
     ) {
-        guard case .invalidCall(let reason) = error else { return XCTFail("\(String(describing: error))", file: file, line: line) }
+        guard case .invalidCall(let reason) = error else {
+            return XCTFail("\(String(describing: error))", file: file, line: line)
+        }
         XCTAssertTrue(reason.contains(text), reason, file: file, line: line)
         XCTAssertFalse(reason.contains("\r") || reason.contains("\n"), "a message never carries a line break")
     }

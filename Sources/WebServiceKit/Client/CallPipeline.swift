@@ -32,11 +32,11 @@ extension WebServiceClient {
         let sendsBody = (uploadLength ?? 0) > 0 || prepared.streamedBody != nil
         progress.start(primary: sendsBody ? .upload : .download)
         // Every response passes the one response check before the cache or anything else sees it.
-        let checkedTransport = ResponseCheckingTransport(base: transport)
+        let checked = ResponseCheckingTransport(base: transport)
         do throws(WebServiceError) {
             let exchange = try await Exchange(
                 descriptor: descriptor, interceptors: interceptors, provider: settings.authenticationProvider,
-                transport: settings.cache.map { CachingTransport(base: checkedTransport, cache: $0) } ?? checkedTransport,
+                transport: settings.cache.map { CachingTransport(base: checked, cache: $0) } ?? checked,
                 context: TransportContext(
                     call: descriptor, uploadLength: uploadLength, progress: progress.hasHandlers ? progress : nil,
                     cacheIdentifier: prepared.cacheIdentifier, download: download,
