@@ -344,7 +344,9 @@ struct HTTP1ResponseParser {
 
     /// The next chunk size line without its CRLF, or `nil` until it is whole.
     private mutating func chunkSizeLine() throws(HTTP1ParseError) -> (bytes: ArraySlice<UInt8>, next: Int)? {
-        let tooLong = HTTP1ParseError(.chunkSize, "a chunk size line longer than \(Self.maximumChunkLineSize) bytes")
+        var tooLong: HTTP1ParseError {
+            HTTP1ParseError(.chunkSize, "a chunk size line longer than \(Self.maximumChunkLineSize) bytes")
+        }
         var index = position + scanned
         while index < buffer.count, buffer[index] != HTTP1Bytes.lf { index += 1 }
         // The same limit whether the line's end is already there or not.
@@ -388,8 +390,9 @@ struct HTTP1ResponseParser {
     /// chunk-ext = *( BWS ";" BWS chunk-ext-name [ BWS "=" BWS chunk-ext-val ] ) (§7.1.1), with
     /// chunk-ext-name = token and chunk-ext-val = token / quoted-string. Extensions are then ignored.
     static func checkExtensions(_ bytes: ArraySlice<UInt8>) throws(HTTP1ParseError) {
-        let invalid = HTTP1ParseError(
-            .chunkExtension, "invalid chunk extension \(Self.excerpt(bytes)) (RFC 9112 §7.1.1)")
+        var invalid: HTTP1ParseError {
+            HTTP1ParseError(.chunkExtension, "invalid chunk extension \(Self.excerpt(bytes)) (RFC 9112 §7.1.1)")
+        }
         var index = bytes.startIndex
         let end = bytes.endIndex
         func skipWhitespace(_ index: inout Int) {
@@ -488,7 +491,10 @@ struct HTTP1ResponseParser {
     /// empty reason phrase may be missing, as many servers leave it out.
     static func parseStatusLine(_ line: ArraySlice<UInt8>) throws(HTTP1ParseError) -> (String, Int) {
         let bytes = Array(line)
-        let invalid = HTTP1ParseError(.statusLine, "invalid status line \(Self.excerpt(line))")
+        // Made only when it is thrown: its text costs more than the whole check.
+        var invalid: HTTP1ParseError {
+            HTTP1ParseError(.statusLine, "invalid status line \(Self.excerpt(line))")
+        }
         guard bytes.count >= 12, bytes[0..<5].elementsEqual("HTTP/".utf8), HTTP1Bytes.isDigit(bytes[5]),
             bytes[6] == UInt8(ascii: "."), HTTP1Bytes.isDigit(bytes[7]), bytes[8] == HTTP1Bytes.space,
             bytes[9..<12].allSatisfy(HTTP1Bytes.isDigit)
