@@ -465,6 +465,7 @@ struct HTTP1ResponseParser {
     /// The lines of a section without its final empty line, each without its CRLF or bare LF.
     static func lines(of bytes: ArraySlice<UInt8>) -> [ArraySlice<UInt8>] {
         var lines: [ArraySlice<UInt8>] = []
+        lines.reserveCapacity(16)
         var start = bytes.startIndex
         func append(upTo end: Int) {
             lines.append(bytes[start..<(end > start && bytes[end - 1] == HTTP1Bytes.cr ? end - 1 : end)])
@@ -490,29 +491,31 @@ struct HTTP1ResponseParser {
     /// `HTTP/1.` DIGIT and status-code is 3DIGIT from 100 to 599 (RFC 9110 §15). The SP before an
     /// empty reason phrase may be missing, as many servers leave it out.
     static func parseStatusLine(_ line: ArraySlice<UInt8>) throws(HTTP1ParseError) -> (String, Int) {
-        let bytes = Array(line)
         // Made only when it is thrown: its text costs more than the whole check.
         var invalid: HTTP1ParseError {
             HTTP1ParseError(.statusLine, "invalid status line \(Self.excerpt(line))")
         }
-        guard bytes.count >= 12, bytes[0..<5].elementsEqual("HTTP/".utf8), HTTP1Bytes.isDigit(bytes[5]),
-            bytes[6] == UInt8(ascii: "."), HTTP1Bytes.isDigit(bytes[7]), bytes[8] == HTTP1Bytes.space,
-            bytes[9..<12].allSatisfy(HTTP1Bytes.isDigit)
+        let start = line.startIndex
+        // The byte at `offset` from the start of the line (no copy of the line).
+        func byte(_ offset: Int) -> UInt8 { line[start + offset] }
+        guard line.count >= 12, line[start..<(start + 5)].elementsEqual("HTTP/".utf8), HTTP1Bytes.isDigit(byte(5)),
+            byte(6) == UInt8(ascii: "."), HTTP1Bytes.isDigit(byte(7)), byte(8) == HTTP1Bytes.space,
+            line[(start + 9)..<(start + 12)].allSatisfy(HTTP1Bytes.isDigit)
         else { throw invalid }
-        guard bytes[5] == UInt8(ascii: "1") else {
-            throw HTTP1ParseError(.statusLine, "unsupported version \(Self.excerpt(line[..<(line.startIndex + 8)]))")
+        guard byte(5) == UInt8(ascii: "1") else {
+            throw HTTP1ParseError(.statusLine, "unsupported version \(Self.excerpt(line[..<(start + 8)]))")
         }
-        let statusCode = bytes[9..<12].reduce(0) { $0 * 10 + Int($1 - UInt8(ascii: "0")) }
+        let statusCode = line[(start + 9)..<(start + 12)].reduce(0) { $0 * 10 + Int($1 - UInt8(ascii: "0")) }
         guard (100...599).contains(statusCode) else {
             throw HTTP1ParseError(.statusLine, "status code \(statusCode) is outside 100–599 (RFC 9110 §15)")
         }
-        if bytes.count > 12 {
+        if line.count > 12 {
             // reason-phrase = 1*( HTAB / SP / VCHAR / obs-text )
-            guard bytes[12] == HTTP1Bytes.space, !bytes[13...].contains(where: HTTP1Bytes.isControlOtherThanTab) else {
-                throw invalid
-            }
+            guard byte(12) == HTTP1Bytes.space,
+                !line[(start + 13)...].contains(where: HTTP1Bytes.isControlOtherThanTab)
+            else { throw invalid }
         }
-        return (String(decoding: bytes[0..<8], as: UTF8.self), statusCode)
+        return (String(decoding: line[start..<(start + 8)], as: UTF8.self), statusCode)
     }
 
     /// field-line = field-name ":" OWS field-value OWS (§5), with obs-fold (§5.2) replaced by one
@@ -520,6 +523,8 @@ struct HTTP1ResponseParser {
     static func parseFields(_ lines: ArraySlice<ArraySlice<UInt8>>) throws(HTTP1ParseError) -> [HTTPHeaders.Field] {
         var names: [ArraySlice<UInt8>] = []
         var values: [ArraySlice<UInt8>] = []
+        names.reserveCapacity(lines.count)
+        values.reserveCapacity(lines.count)
         for line in lines {
             if let first = line.first, HTTP1Bytes.isWhitespace(first) {
                 // obs-fold = OWS CRLF RWS: a user agent replaces it with SP (§5.2).
