@@ -53,12 +53,6 @@ final class HostileFramingTests: XCTestCase {
         Framing(name: "Content-Length ,", fields: "Content-Length: ,\r\n", body: "hello"),
     ]
 
-    /// `text` as the `/raw` route's argument (base64url, no padding).
-    private static func encoded(_ text: String) -> String {
-        Data(text.utf8).base64EncodedString().replacingOccurrences(of: "+", with: "-")
-            .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
-    }
-
     private func client(direct: Bool, cache: HTTPCache) throws -> WebServiceClient {
         if direct {
             try XCTSkipUnless(URLSessionTransport.usesDirectHTTP1ByDefault, "the direct HTTP/1.1 path is for Linux")
@@ -79,7 +73,8 @@ final class HostileFramingTests: XCTestCase {
             // The peer's answer may be stored; the hostile one, fresh for an hour, may not.
             let cached = cache.byteCount
             do {
-                let data = try await client.perform(Self.raw, Self.encoded(framing.response), UUID().uuidString)
+                let data = try await client.perform(
+                    Self.raw, HostileServerTests.encoded(framing.response), UUID().uuidString)
                 XCTFail(
                     "\(framing.name): read as \(data.count) bytes \(String(decoding: data, as: UTF8.self).debugDescription)"
                 )
@@ -107,7 +102,8 @@ final class HostileFramingTests: XCTestCase {
             let cache = HTTPCache()
             let client = try client(direct: false, cache: cache)
             do {
-                let data = try await client.perform(Self.raw, Self.encoded(framing.response), UUID().uuidString)
+                let data = try await client.perform(
+                    Self.raw, HostileServerTests.encoded(framing.response), UUID().uuidString)
                 XCTFail("\(framing.name): read as \(String(decoding: data, as: UTF8.self).debugDescription)")
             } catch {
                 // libcurl's words for a framing it refuses are normalised to the direct path's
@@ -136,7 +132,7 @@ final class HostileFramingTests: XCTestCase {
             for hostile in ["\u{1F600}=", "a\u{301}=", "good=1; a\u{301}="] {
                 let response =
                     "HTTP/1.1 200 OK\r\nSet-Cookie: \(hostile)\r\nSet-Cookie: kept=1; Path=/\r\nContent-Length: 2\r\n\r\nok"
-                let data = try await client.perform(Self.raw, Self.encoded(response), UUID().uuidString)
+                let data = try await client.perform(Self.raw, HostileServerTests.encoded(response), UUID().uuidString)
                 XCTAssertEqual(data, Data("ok".utf8), hostile.debugDescription)
                 let seen = try await client.perform(headers)
                 XCTAssertEqual(seen["cookie"], "kept=1", "direct \(direct) \(hostile.debugDescription): \(seen)")
