@@ -22,25 +22,17 @@ enum RequestCheck {
     static func check(_ request: URLRequest) throws(WebServiceError) {
         // URLRequest's method is GET unless set.
         if let method = request.httpMethod, !HTTPToken.isToken(method) {
-            throw .invalidCall("the method \(quoted(method)) is not a token (RFC 9110 §9.1)")
+            throw .invalidCall("the method \(HTTPText.quoted(method)) is not a token (RFC 9110 §9.1)")
         }
         guard let url = request.url else { throw .invalidCall("the request has no URL") }
         switch url.scheme?.lowercased() {
         case "http", "https": break
-        default: throw .invalidCall("\(quoted(url.absoluteString)) is not an http or https URL (RFC 9110 §4.2)")
+        default:
+            throw .invalidCall("\(HTTPText.quoted(url.absoluteString)) is not an http or https URL (RFC 9110 §4.2)")
         }
         guard let host = url.host, !host.isEmpty else {
-            throw .invalidCall("\(quoted(url.absoluteString)) has no host (RFC 9110 §4.2.1)")
+            throw .invalidCall("\(HTTPText.quoted(url.absoluteString)) has no host (RFC 9110 §4.2.1)")
         }
         if let fields = request.allHTTPHeaderFields { try HeaderValidation.check(fields) }
-    }
-
-    /// At most 80 characters of `text`, with control characters escaped: an error message never
-    /// carries a line break from a hostile value.
-    private static func quoted(_ text: String) -> String {
-        let excerpt = text.unicodeScalars.prefix(80).map { scalar in
-            scalar.value < 0x20 || scalar.value == 0x7F ? scalar.escaped(asASCII: true) : String(scalar)
-        }
-        return "\"" + excerpt.joined() + (text.unicodeScalars.count > 80 ? "…" : "") + "\""
     }
 }

@@ -29,7 +29,9 @@ enum ResponseCheck {
             guard HTTPToken.isToken(field.name) else {
                 throw URLError(
                     .badServerResponse,
-                    reason: "the response has a field name that is not a token (RFC 9110 §5.1): \(excerpt(field.name))")
+                    reason:
+                        "the response has a field name that is not a token (RFC 9110 §5.1): \(HTTPText.quoted(field.name, limit: 40))"
+                )
             }
             guard breaksLines(field.value) else { continue }
             guard field.name.caseInsensitiveEquals("Set-Cookie") else {
@@ -49,11 +51,6 @@ enum ResponseCheck {
     /// Whether `value` has CR, LF or NUL (RFC 9110 §5.5).
     static func breaksLines(_ value: String) -> Bool {
         value.utf8.contains { $0 == 0x0D || $0 == 0x0A || $0 == 0x00 }
-    }
-
-    /// At most 40 characters of a hostile name, its control characters escaped.
-    private static func excerpt(_ text: String) -> String {
-        "\"" + text.unicodeScalars.prefix(40).map { $0.escaped(asASCII: true) }.joined() + "\""
     }
 }
 
