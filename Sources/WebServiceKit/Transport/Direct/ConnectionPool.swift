@@ -81,6 +81,18 @@ final class ConnectionPool: Sendable {
         var continuation: CheckedContinuation<State.Grant, any Error>?
         var outcome: Result<State.Grant, any Error>?
         var deadline: DeadlineScheduler.Token?
+
+        /// Ends the wait with `result`: its deadline is forgotten, and the call resumed once the
+        /// lock is released, or, if it has not suspended yet, given the result to find.
+        func settle(_ result: Result<State.Grant, any Error>, into effects: inout Effects) {
+            if let deadline { effects.forget.append(deadline) }
+            if let continuation {
+                self.continuation = nil
+                effects.resume.append((continuation, result))
+            } else {
+                outcome = result
+            }
+        }
     }
 
     private struct Shell {
@@ -243,13 +255,7 @@ final class ConnectionPool: Sendable {
                 return nil
             }
             var effects = bookkeep(actions, in: &shell)
-            if let token = waiter.deadline { effects.forget.append(token) }
-            if let continuation = waiter.continuation {
-                waiter.continuation = nil
-                effects.resume.append((continuation, .failure(error)))
-            } else {
-                waiter.outcome = .failure(error)
-            }
+            waiter.settle(.failure(error), into: &effects)
             return effects
         }
         if let effects { perform(effects) }
@@ -263,13 +269,7 @@ final class ConnectionPool: Sendable {
             // Always there: a waiting call's entry is made under the lock that made it wait, and
             // removed only with its grant or its cancellation.
             guard let waiter = shell.waiters.removeValue(forKey: id) else { continue }
-            if let token = waiter.deadline { effects.forget.append(token) }
-            if let continuation = waiter.continuation {
-                waiter.continuation = nil
-                effects.resume.append((continuation, .success(grant)))
-            } else {
-                waiter.outcome = .success(grant)
-            }
+            waiter.settle(.success(grant), into: &effects)
         }
         if let time = actions.armIdleTimer {
             if let old = shell.idleTimer { scheduler.cancel(old) }

@@ -75,9 +75,9 @@ struct DirectExchange {
     private func exchange(reader: inout ResponseReader) throws -> Outcome {
         guard let host = url.host, !host.isEmpty else { throw URLError(.badURL, reason: "no host in \(url)") }
         let port = url.port ?? 80
-        if !connection.isOpen {
-            try connection.open(host: host.trimmingCharacters(in: CharacterSet(charactersIn: "[]")), port: port)
-        }
+        // An IPv6 literal without its brackets, as getaddrinfo takes it.
+        let address = host.trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
+        if !connection.isOpen { try connection.open(host: address, port: port) }
         let framing: HTTP1RequestHead.Framing =
             body == nil ? .none : length.map(HTTP1RequestHead.Framing.length) ?? .chunked
         var expectsContinue =
@@ -100,7 +100,7 @@ struct DirectExchange {
                     reader.discard()
                     reader = ResponseReader(connection: connection, method: method, context: context)
                     connection.disconnect()
-                    try connection.open(host: host.trimmingCharacters(in: CharacterSet(charactersIn: "[]")), port: port)
+                    try connection.open(host: address, port: port)
                     expectsContinue = false
                     continue
                 }
