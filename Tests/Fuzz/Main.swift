@@ -22,6 +22,7 @@ let fuzzTargets: [(name: String, run: @Sendable ([UInt8]) -> Void)] = [
     ("inflate", InflateTarget.run),
     ("http1-chunked", HTTP1ChunkedTarget.run),
     ("cookie", CookieTarget.run),
+    ("json-scan", JSONScanTarget.run),
 ]
 
 /// The target `WEBSERVICEKIT_FUZZ_TARGET` names; `nil` when it names none.
