@@ -30,9 +30,13 @@ if let exitCode = RawURLSessionUpload.childExitCode(for: CommandLine.arguments) 
 if let exitCode = FileDownloadBenchmark.childExitCode(for: CommandLine.arguments) {
     exit(exitCode)
 }
+// `webservice-bench --size-once ITEM N`: one size of one row of the size-scaling measure.
+if let exitCode = SizeScalingBenchmark.childExitCode(for: CommandLine.arguments) {
+    exit(exitCode)
+}
 
 // `webservice-bench --only NAME[,NAME…]` runs some measures: small-get, request-building,
-// decode, upload, download, cache, digest.
+// decode, upload, download, cache, digest, size (`--size-items NAME,…` picks rows of size).
 let only: Set<String>? = CommandLine.arguments.firstIndex(of: "--only").flatMap { index in
     index + 1 < CommandLine.arguments.count
         ? Set(CommandLine.arguments[index + 1].split(separator: ",").map(String.init)) : nil
@@ -50,3 +54,4 @@ if runs("upload") { MultipartUploadBenchmark.run() }
 if runs("download") { FileDownloadBenchmark.run() }
 if runs("cache") { CacheHitBenchmark.run() }
 if runs("digest") { DigestRoundTripBenchmark.run() }
+if runs("size") { SizeScalingBenchmark.run() }
