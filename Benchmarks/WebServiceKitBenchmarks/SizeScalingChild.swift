@@ -4,7 +4,9 @@ import Foundation
 extension SizeScalingBenchmark {
     /// What one child reported.
     struct ChildRun {
-        let seconds: Double
+        /// CPU time of the work, every thread of the child together.
+        let cpuSeconds: Double
+        let wallSeconds: Double
         let rssGrowthKiB: Double
     }
 
@@ -70,10 +72,11 @@ extension SizeScalingBenchmark {
             if signal != 0 { return .failure(.crashed(signal: signal)) }
             let exitCode = (status >> 8) & 0xff
             let fields = String(decoding: output, as: UTF8.self).split(whereSeparator: \.isWhitespace)
-            guard exitCode == 0, fields.count == 2, let seconds = Double(fields[0]), let growth = Double(fields[1]) else {
+            let numbers = fields.compactMap { Double($0) }
+            guard exitCode == 0, fields.count == 3, numbers.count == 3 else {
                 return .failure(.failed("the child exited with \(exitCode); see its message above"))
             }
-            return .success(ChildRun(seconds: seconds, rssGrowthKiB: growth))
+            return .success(ChildRun(cpuSeconds: numbers[0], wallSeconds: numbers[1], rssGrowthKiB: numbers[2]))
         #else
             return .failure(.failed("the size-scaling measure runs on Linux only (posix_spawn, /proc/self/status)"))
         #endif

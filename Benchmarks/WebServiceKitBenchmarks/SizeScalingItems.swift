@@ -96,7 +96,9 @@ extension SizeScalingItem {
             var query = ODataQuery("Products")
             for name in names { query = query.select(name) }
             let url = try query.relativeURL(version: .v401)
-            guard url.hasSuffix("P\(count - 1)") else { throw SizeScalingFailure("the URL does not end with the last name") }
+            guard url.hasSuffix("P\(count - 1)") else {
+                throw SizeScalingFailure("the URL does not end with the last name")
+            }
         }
     }
 
@@ -124,7 +126,8 @@ extension SizeScalingItem {
         let client = WebServiceClient(
             serviceRoot: serviceRoot,
             transport: FixedTransport(
-                response: TransportResponse(statusCode: 200, headers: ["Content-Type": "text/plain"], body: Data("ok".utf8))))
+                response: TransportResponse(
+                    statusCode: 200, headers: ["Content-Type": "text/plain"], body: Data("ok".utf8))))
         client.logger = logger
         client.logLevel = .body
         if redacted { client.logRedaction = LogRedaction(headers: Set(headers.keys)) }
@@ -144,7 +147,8 @@ extension SizeScalingItem {
     static let diskCachePlain = SizeScalingItem(
         name: "disk-cache", label: "disk cache, N stores, never full", unit: "store", isIssue: false
     ) { count in
-        try cacheStores(count: count, cache: { _ in try HTTPCache(directory: TemporaryDirectories.make(), diskLimit: 1 << 40) })
+        try cacheStores(
+            count: count, cache: { _ in try HTTPCache(directory: TemporaryDirectories.make(), diskLimit: 1 << 40) })
     }
 
     /// 5. N responses stored in a disk cache that holds about 1,000 of them, so that past the
@@ -170,7 +174,8 @@ extension SizeScalingItem {
     static func cacheStores(count: Int, cache makeCache: (Int) throws -> HTTPCache) throws -> () throws -> Void {
         let transport = FixedTransport(
             response: TransportResponse(
-                statusCode: 200, headers: ["Content-Type": "application/json", "Cache-Control": "public, max-age=3600"],
+                statusCode: 200,
+                headers: ["Content-Type": "application/json", "Cache-Control": "public, max-age=3600"],
                 body: Data(#"{"id":1,"name":"a cached response of about a hundred bytes","tags":["x","y"]}"#.utf8)))
         let call = WebServiceCall<Data>(relativePath: "items/%%0%%")
         func store(_ client: WebServiceClient, _ range: Range<Int>) throws {
@@ -202,7 +207,7 @@ extension SizeScalingItem {
         tracksMemory: true
     ) { count in
         struct Item: Decodable, Sendable {
-            let ID: Int
+            let id: Int
         }
         let transport = AnsweringTransport { request in
             let page =
@@ -211,7 +216,7 @@ extension SizeScalingItem {
             let next = page + 1 < count ? #","@odata.nextLink":"http://127.0.0.1/Items?page=\#(page + 1)""# : ""
             return TransportResponse(
                 statusCode: 200, headers: ["Content-Type": "application/json"],
-                body: Data(#"{"value":[{"ID":\#(page)}]\#(next)}"#.utf8))
+                body: Data(#"{"value":[{"id":\#(page)}]\#(next)}"#.utf8))
         }
         let client = WebServiceClient(serviceRoot: serviceRoot, transport: transport)
         let call = WebServiceCall<ODataCollection<Item>>(relativePath: "", urlBuilder: ODataURLBuilder())
@@ -221,7 +226,7 @@ extension SizeScalingItem {
                 var last = -1
                 for try await page in client.pages(call, ODataQuery("Items")) {
                     pages += 1
-                    last = page.values.last?.ID ?? last
+                    last = page.values.last?.id ?? last
                 }
                 return (pages, last)
             }
@@ -249,7 +254,8 @@ extension SizeScalingItem {
         let client = WebServiceClient(
             serviceRoot: serviceRoot,
             transport: FixedTransport(
-                response: TransportResponse(statusCode: 200, headers: ["Content-Type": "application/json"], body: answers)
+                response: TransportResponse(
+                    statusCode: 200, headers: ["Content-Type": "application/json"], body: answers)
             ))
         let sent = batch
         return {
@@ -312,7 +318,8 @@ extension SizeScalingItem {
         let client = WebServiceClient(
             serviceRoot: serviceRoot,
             transport: FixedTransport(
-                response: TransportResponse(statusCode: 200, headers: ["Content-Type": "application/json"], body: body)))
+                response: TransportResponse(statusCode: 200, headers: ["Content-Type": "application/json"], body: body))
+        )
         let call = WebServiceCall<[Element]>(relativePath: "items")
         return {
             let elements = try client.performSynchronously(call).value

@@ -131,6 +131,13 @@ enum TemporaryDirectories {
     }
 }
 
+/// The CPU time of every thread of this process so far, in seconds.
+func processCPUSeconds() -> Double {
+    var time = timespec()
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &time)
+    return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+}
+
 /// `VmHWM` of this process in KiB: the peak resident set size since `exec`. `getrusage`'s
 /// `ru_maxrss` would do as well in a child of its own, except that a child started by
 /// `posix_spawn` (a vfork) starts from its parent's high-water mark.
