@@ -122,7 +122,8 @@ enum SizeScalingBenchmark {
         for item in items {
             let points = measure(item, executable: executable)
             measured[item.name] = points
-            print(line(for: item, points, plainDiskCache: measured[SizeScalingItem.diskCachePlain.name]))
+            let plain = SizeScalingItem.plainRows[item.name].flatMap { measured[$0] }
+            print(line(for: item, points, plainDiskCache: plain))
             fflush(nil)
         }
     }
@@ -167,7 +168,7 @@ enum SizeScalingBenchmark {
                 stopped = true
                 continue
             }
-            let time = median(seconds)
+            let time = item.usesWallTime ? median(walls) : median(seconds)
             points.append(
                 Point(
                     size: size,
@@ -234,7 +235,7 @@ enum SizeScalingBenchmark {
             }
             goals += String(format: ", <= %.0f B per \(item.unit)", maximumBytesPerPage)
         }
-        if item.name == SizeScalingItem.diskCacheEvicting.name, let plain = plainDiskCache {
+        if let plain = plainDiskCache {
             var ratios: [String] = []
             var largest: Double?
             for (evicting, full) in zip(points, plain) {

@@ -17,6 +17,8 @@ struct SizeScalingItem: Sendable {
     let isIssue: Bool
     /// Whether the child reports the growth of its peak RSS across the work (paging).
     var tracksMemory = false
+    /// Whether the figures are wall time rather than the CPU time of the child's threads.
+    var usesWallTime = false
     /// Builds the inputs of size N (not timed) and returns the work (timed). The work throws
     /// when the library did not do what it should.
     let prepare: @Sendable (Int) throws -> () throws -> Void
@@ -27,7 +29,8 @@ extension SizeScalingItem {
     /// then the paths that were linear already.
     static let all: [SizeScalingItem] = [
         multipart, odataOr, odataIn, odataSelect, redactedHeaders, loggedHeaders, diskCachePlain, diskCacheEvicting,
-        paging, memoryCache, jsonRPCBatch, queryItems, responseHeaders, jsonArray,
+        memoryDiskCachePlain, memoryDiskCacheEvicting, paging, memoryCache, jsonRPCBatch, queryItems, responseHeaders,
+        jsonArray,
     ]
 
     static let serviceRoot = URL(string: "http://127.0.0.1/")!
@@ -143,22 +146,39 @@ extension SizeScalingItem {
         }
     }
 
-    /// Guard for 5: N responses stored in a disk cache that never evicts.
-    static let diskCachePlain = SizeScalingItem(
-        name: "disk-cache", label: "disk cache, N stores, never full", unit: "store", isIssue: false
-    ) { count in
-        try cacheStores(
-            count: count, cache: { _ in try HTTPCache(directory: TemporaryDirectories.make(), diskLimit: 1 << 40) })
-    }
+    /// Guard for 5: N responses stored in a disk cache that never evicts, on the disk (wall
+    /// time: waiting for the device is part of a store's cost there).
+    static let diskCachePlain = diskCacheStores(
+        name: "disk-cache", in: TemporaryDirectories.onDisk, evicting: false, usesWallTime: true)
 
     /// 5. N responses stored in a disk cache that holds about 1,000 of them, so that past the
-    /// first 1,000 every store evicts one.
-    static let diskCacheEvicting = SizeScalingItem(
-        name: "disk-cache-evicting", label: "disk cache, N stores, full past 1,000 entries (evicting)", unit: "store",
-        isIssue: true
-    ) { count in
-        try cacheStores(count: count) { entryBytes in
-            try HTTPCache(directory: TemporaryDirectories.make(), diskLimit: entryBytes * 1_000)
+    /// first 1,000 every store evicts one; on the disk, wall time.
+    static let diskCacheEvicting = diskCacheStores(
+        name: "disk-cache-evicting", in: TemporaryDirectories.onDisk, evicting: true, usesWallTime: true)
+
+    /// The two rows above in memory (`/dev/shm`), CPU time: the store's own cost.
+    static let memoryDiskCachePlain = diskCacheStores(
+        name: "shm-cache", in: TemporaryDirectories.inMemory, evicting: false, usesWallTime: false)
+    static let memoryDiskCacheEvicting = diskCacheStores(
+        name: "shm-cache-evicting", in: TemporaryDirectories.inMemory, evicting: true, usesWallTime: false)
+
+    /// The never-full row an evicting row is compared with.
+    static let plainRows = [
+        diskCacheEvicting.name: diskCachePlain.name, memoryDiskCacheEvicting.name: memoryDiskCachePlain.name,
+    ]
+
+    static func diskCacheStores(name: String, in parent: URL, evicting: Bool, usesWallTime: Bool) -> SizeScalingItem {
+        let what = evicting ? "full past 1,000 entries (evicting)" : "never full"
+        let clock = usesWallTime ? ", wall time" : ""
+        return SizeScalingItem(
+            name: name, label: "disk cache in \(parent.path), N stores, \(what)\(clock)", unit: "store",
+            isIssue: evicting, usesWallTime: usesWallTime
+        ) { count in
+            try cacheStores(count: count, probeDirectory: TemporaryDirectories.make(in: parent)) { entryBytes in
+                try HTTPCache(
+                    directory: TemporaryDirectories.make(in: parent), diskLimit: evicting ? entryBytes * 1_000 : 1 << 40
+                )
+            }
         }
     }
 
@@ -166,12 +186,16 @@ extension SizeScalingItem {
     static let memoryCache = SizeScalingItem(
         name: "memory-cache", label: "memory cache, N stores, never full", unit: "store", isIssue: false
     ) { count in
-        try cacheStores(count: count, cache: { _ in HTTPCache(memoryLimit: 1 << 34) })
+        try cacheStores(count: count, probeDirectory: TemporaryDirectories.make(in: TemporaryDirectories.inMemory)) {
+            _ in HTTPCache(memoryLimit: 1 << 34)
+        }
     }
 
     /// N cacheable GETs of distinct URLs through a client whose transport answers at once: one
     /// store each. `cache` gets the bytes one stored response takes on disk, measured first.
-    static func cacheStores(count: Int, cache makeCache: (Int) throws -> HTTPCache) throws -> () throws -> Void {
+    static func cacheStores(count: Int, probeDirectory: URL, cache makeCache: (Int) throws -> HTTPCache) throws
+        -> () throws -> Void
+    {
         let transport = FixedTransport(
             response: TransportResponse(
                 statusCode: 200,
@@ -186,7 +210,7 @@ extension SizeScalingItem {
         }
         // What one stored response takes on disk, from 50 stores into a cache of its own.
         let probe = WebServiceClient(serviceRoot: serviceRoot, transport: transport)
-        let probeCache = try HTTPCache(directory: TemporaryDirectories.make())
+        let probeCache = try HTTPCache(directory: probeDirectory)
         probe.cache = probeCache
         try store(probe, 1_000_000..<1_000_050)
         let entryBytes = max(1, probeCache.byteCount / 50)

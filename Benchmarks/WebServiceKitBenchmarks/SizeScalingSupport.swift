@@ -114,10 +114,32 @@ enum TemporaryDirectories {
 
     private static let list = List()
 
-    /// A fresh directory under the temporary one, for a disk cache, removed by ``removeAll()``.
-    static func make() -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "webservicekit-size-\(UUID().uuidString)")
+    /// The file system directory of the on-disk rows: `WEBSERVICEKIT_BENCH_SIZE_DIR` when set,
+    /// else the temporary directory.
+    static let onDisk: URL = {
+        if let path = ProcessInfo.processInfo.environment[variable], !path.isEmpty {
+            return URL(fileURLWithPath: path, isDirectory: true)
+        }
+        return FileManager.default.temporaryDirectory
+    }()
+
+    /// The directory of the in-memory rows: `/dev/shm` when it is a writable directory (the
+    /// store's own cost, without the device), else ``onDisk``.
+    static let inMemory: URL = {
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: "/dev/shm", isDirectory: &isDirectory), isDirectory.boolValue,
+            FileManager.default.isWritableFile(atPath: "/dev/shm")
+        {
+            return URL(fileURLWithPath: "/dev/shm", isDirectory: true)
+        }
+        return onDisk
+    }()
+
+    static let variable = "WEBSERVICEKIT_BENCH_SIZE_DIR"
+
+    /// A fresh directory under `parent`, for a disk cache, removed by ``removeAll()``.
+    static func make(in parent: URL) -> URL {
+        let url = parent.appendingPathComponent("webservicekit-size-\(UUID().uuidString)")
         list.lock.withLock { list.urls.append(url) }
         return url
     }
