@@ -212,7 +212,7 @@ enum SizeScalingBenchmark {
         var missed = points.contains { $0.isBroken } || exponents.contains { $0 > goal }
         var goals = String(format: "goal <= %.2f", goal)
         var text =
-            "size scaling, \(item.label): \(figures.joined(separator: " | ")) \(unitName) per \(item.unit)"
+            "size scaling, \(item.isIssue ? "" : "guard: ")\(item.label): \(figures.joined(separator: " | ")) \(unitName) per \(item.unit)"
             + " at N = \(points.map { grouped($0.size) }.joined(separator: " | "))"
             + "; exponents \(exponents.isEmpty ? "-" : exponents.map { String(format: "%.2f", $0) }.joined(separator: ", "))"
         if item.tracksMemory {

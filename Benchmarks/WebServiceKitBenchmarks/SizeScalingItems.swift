@@ -13,7 +13,8 @@ struct SizeScalingItem: Sendable {
     let label: String
     /// What one of the N is, for "us per field".
     let unit: String
-    /// Whether the row is one of issue 25's quadratic paths (a guard otherwise): only for the text.
+    /// Whether the row is one of issue 25's paths; a guard (a path that was linear already, or
+    /// the comparison for one) otherwise. Guards' lines say "guard:".
     let isIssue: Bool
     /// Whether the child reports the growth of its peak RSS across the work (paging).
     var tracksMemory = false
