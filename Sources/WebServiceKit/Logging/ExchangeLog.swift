@@ -87,8 +87,11 @@ final class ExchangeLog: Sendable {
         var secrets = hidden.current
         let method = request.httpMethod ?? "GET"
         let url = request.url.map { redaction.redact($0, secrets: &secrets) } ?? "(no URL)"
-        let fields = (request.allHTTPHeaderFields ?? [:]).map { (name: $0.key, value: $0.value) }
-            .sorted { $0.name.lowercased() < $1.name.lowercased() }
+        // Each name lowercased once, not once per comparison.
+        let fields = (request.allHTTPHeaderFields ?? [:]).map {
+            (key: $0.key.lowercased(), name: $0.key, value: $0.value)
+        }
+        .sorted { $0.key < $1.key }.map { (name: $0.name, value: $0.value) }
         for field in fields where redaction.redactsHeader(field.name) {
             redaction.collect(field: field.name, value: field.value, into: &secrets)
         }
