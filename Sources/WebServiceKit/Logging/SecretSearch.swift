@@ -7,94 +7,139 @@
 /// a lead byte is never a continuation byte). No canonical equivalence is applied, as with
 /// `.literal`.
 ///
-/// Building costs O(L), L being the secrets' total length in bytes; a search costs O(n) in the
-/// length of the text (a hash look-up per transition, at most two transitions per byte amortised).
+/// The trie's states are numbered in depth-first order from the secrets sorted by their bytes, so
+/// that the states along one secret, and their transitions, follow each other in memory; each
+/// state's transitions are one sorted block. Building costs a sort of the secrets and O(L), L
+/// being their total length in bytes; a search costs O(n) in the length of the text (at most two
+/// transitions per byte amortised, each a search in a block of at most 256 bytes).
 final class SecretSearch: Sendable {
+    /// For each state, where its block of transitions starts in ``edgeBytes``; one more entry
+    /// for the end of the last block.
+    private let edgeStart: [Int32]
+    /// The bytes of the transitions, sorted within each state's block.
+    private let edgeBytes: [UInt8]
+    /// The states the transitions go to.
+    private let edgeTargets: [Int32]
+    /// The root's transitions, dense: 0 (the root) where there is none.
+    private let rootTransitions: [Int32]
     /// For each state, the state of its longest proper suffix that is also in the trie.
     private let failure: [Int32]
     /// For each state, the length of the string it stands for.
     private let depth: [Int32]
     /// For each state, the length of the longest secret its string ends with; 0 for none.
     private let longestMatch: [Int32]
-    /// The root's transitions, dense: 0 (the root) where there is none.
-    private let rootTransitions: [Int32]
-    /// The other states' transitions.
-    private let transitions: TransitionTable
 
-    /// An automaton for `secrets` (none empty).
+    /// An automaton for `secrets` (none empty, no two the same).
     init(_ secrets: some Collection<String>) {
-        let totalLength = secrets.reduce(0) { $0 + $1.utf8.count }
-        var table = TransitionTable(capacityFor: totalLength)
-        var root = [Int32](repeating: -1, count: 256)
+        var patterns = secrets.map { Array($0.utf8) }
+        patterns.sort { $0.lexicographicallyPrecedes($1) }
+        let capacity = patterns.reduce(1) { $0 + $1.count }
+        // The trie in depth-first order: each pattern adds the states after its common prefix
+        // with the one before it.
+        var parent: [Int32] = [-1]
+        var byte: [UInt8] = [0]
         var depth: [Int32] = [0]
         var terminal: [Bool] = [false]
-        // Children as linked lists, to walk the trie breadth first.
-        var firstChild: [Int32] = [-1]
-        var nextSibling: [Int32] = [-1]
-        var edgeByte: [UInt8] = [0]
-        depth.reserveCapacity(totalLength + 1)
-        terminal.reserveCapacity(totalLength + 1)
-        firstChild.reserveCapacity(totalLength + 1)
-        nextSibling.reserveCapacity(totalLength + 1)
-        edgeByte.reserveCapacity(totalLength + 1)
-        for secret in secrets {
-            var state: Int32 = 0
-            for byte in secret.utf8 {
-                let next = state == 0 ? root[Int(byte)] : table.target(from: state, on: byte)
-                if next >= 0 {
-                    state = next
-                    continue
-                }
-                let created = Int32(depth.count)
-                depth.append(depth[Int(state)] + 1)
-                terminal.append(false)
-                firstChild.append(-1)
-                nextSibling.append(firstChild[Int(state)])
-                edgeByte.append(byte)
-                firstChild[Int(state)] = created
-                if state == 0 { root[Int(byte)] = created } else { table.insert(from: state, on: byte, to: created) }
-                state = created
+        parent.reserveCapacity(capacity)
+        byte.reserveCapacity(capacity)
+        depth.reserveCapacity(capacity)
+        terminal.reserveCapacity(capacity)
+        var path: [Int32] = [0]
+        var previous: [UInt8] = []
+        for pattern in patterns {
+            var common = 0
+            while common < pattern.count && common < previous.count && pattern[common] == previous[common] {
+                common += 1
             }
-            terminal[Int(state)] = true
+            path.removeSubrange((common + 1)...)
+            for index in common..<pattern.count {
+                parent.append(path[index])
+                byte.append(pattern[index])
+                depth.append(Int32(index + 1))
+                terminal.append(false)
+                path.append(Int32(parent.count - 1))
+            }
+            terminal[Int(path[pattern.count])] = true
+            previous = pattern
         }
-        let count = depth.count
+        let count = parent.count
+        // Each state's transitions as one block, in the order of the states: a state's children
+        // come in the order of their bytes, as the patterns were sorted.
+        var edgeStart = [Int32](repeating: 0, count: count + 1)
+        for state in 1..<count { edgeStart[Int(parent[state]) + 1] += 1 }
+        for state in 0..<count { edgeStart[state + 1] += edgeStart[state] }
+        var cursor = edgeStart
+        var edgeBytes = [UInt8](repeating: 0, count: count - 1)
+        var edgeTargets = [Int32](repeating: 0, count: count - 1)
+        var root = [Int32](repeating: 0, count: 256)
+        for state in 1..<count {
+            let from = Int(parent[state])
+            let slot = Int(cursor[from])
+            cursor[from] += 1
+            edgeBytes[slot] = byte[state]
+            edgeTargets[slot] = Int32(state)
+            if from == 0 { root[Int(byte[state])] = Int32(state) }
+        }
+        self.edgeStart = edgeStart
+        self.edgeBytes = edgeBytes
+        self.edgeTargets = edgeTargets
+        rootTransitions = root
+        self.depth = depth
+        // Failure links breadth first: a state's link depends on its parent's.
         var failure = [Int32](repeating: 0, count: count)
         var longestMatch = [Int32](repeating: 0, count: count)
-        var queue: [Int32] = []
+        var queue: [Int32] = [0]
         queue.reserveCapacity(count)
-        var child = firstChild[0]
-        while child >= 0 {
-            longestMatch[Int(child)] = terminal[Int(child)] ? depth[Int(child)] : 0
-            queue.append(child)
-            child = nextSibling[Int(child)]
-        }
         var head = 0
         while head < queue.count {
-            let state = queue[head]
+            let state = Int(queue[head])
             head += 1
-            var child = firstChild[Int(state)]
-            while child >= 0 {
-                let byte = edgeByte[Int(child)]
-                var fallback = failure[Int(state)]
-                var target: Int32 = -1
-                while true {
-                    target = fallback == 0 ? root[Int(byte)] : table.target(from: fallback, on: byte)
-                    if target >= 0 || fallback == 0 { break }
-                    fallback = failure[Int(fallback)]
+            for slot in Int(edgeStart[state])..<Int(edgeStart[state + 1]) {
+                let child = Int(edgeTargets[slot])
+                var suffix: Int32 = 0
+                if state != 0 {
+                    var fallback = failure[state]
+                    while true {
+                        let target = Self.target(
+                            from: fallback, on: edgeBytes[slot], edgeStart: edgeStart, edgeBytes: edgeBytes,
+                            edgeTargets: edgeTargets, root: root)
+                        if target >= 0 || fallback == 0 {
+                            suffix = max(target, 0)
+                            break
+                        }
+                        fallback = failure[Int(fallback)]
+                    }
                 }
-                let suffix = max(target, 0)
-                failure[Int(child)] = suffix
-                longestMatch[Int(child)] = terminal[Int(child)] ? depth[Int(child)] : longestMatch[Int(suffix)]
-                queue.append(child)
-                child = nextSibling[Int(child)]
+                failure[child] = suffix
+                longestMatch[child] = terminal[child] ? depth[child] : longestMatch[Int(suffix)]
+                queue.append(Int32(child))
             }
         }
-        for index in root.indices where root[index] < 0 { root[index] = 0 }
         self.failure = failure
-        self.depth = depth
         self.longestMatch = longestMatch
-        rootTransitions = root
-        transitions = table
+    }
+
+    /// The state `state` goes to on `byte`; -1 for none (0, the root, for none from the root).
+    @inline(__always)
+    private static func target(
+        from state: Int32, on byte: UInt8, edgeStart: [Int32], edgeBytes: [UInt8], edgeTargets: [Int32],
+        root: [Int32]
+    ) -> Int32 {
+        if state == 0 { return root[Int(byte)] }
+        var lower = Int(edgeStart[Int(state)])
+        var upper = Int(edgeStart[Int(state) + 1])
+        // Most blocks hold one or a few transitions: a scan; a binary search for the wide ones.
+        while upper - lower > 8 {
+            let middle = (lower + upper) / 2
+            let found = edgeBytes[middle]
+            if found == byte { return edgeTargets[middle] }
+            if found < byte { lower = middle + 1 } else { upper = middle }
+        }
+        while lower < upper {
+            if edgeBytes[lower] == byte { return edgeTargets[lower] }
+            lower += 1
+        }
+        return -1
     }
 
     /// The byte ranges of `text` to hide: the union of every occurrence of every secret,
@@ -108,11 +153,9 @@ final class SecretSearch: Sendable {
         for position in 0..<text.count {
             let byte = text[position]
             while true {
-                if state == 0 {
-                    state = rootTransitions[Int(byte)]
-                    break
-                }
-                let next = transitions.target(from: state, on: byte)
+                let next = Self.target(
+                    from: state, on: byte, edgeStart: edgeStart, edgeBytes: edgeBytes, edgeTargets: edgeTargets,
+                    root: rootTransitions)
                 if next >= 0 {
                     state = next
                     break
@@ -135,52 +178,5 @@ final class SecretSearch: Sendable {
             ranges.removeLast()
         }
         ranges.append(lower..<range.upperBound)
-    }
-}
-
-/// The transitions of a trie's states other than the root: an open-addressing hash table from
-/// (state, byte) to state, sized once for the number of states the trie can have.
-private struct TransitionTable: Sendable {
-    private var keys: [UInt64]
-    private var targets: [Int32]
-    private let mask: Int
-    /// 64 less the number of bits of a slot number.
-    private let shift: UInt64
-
-    /// A table for up to `edges` transitions, at most half full.
-    init(capacityFor edges: Int) {
-        var bits = 4
-        while 1 << bits < edges * 2 { bits += 1 }
-        keys = [UInt64](repeating: .max, count: 1 << bits)
-        targets = [Int32](repeating: -1, count: 1 << bits)
-        mask = (1 << bits) - 1
-        shift = UInt64(64 - bits)
-    }
-
-    private static func key(_ state: Int32, _ byte: UInt8) -> UInt64 { UInt64(UInt32(state)) << 8 | UInt64(byte) }
-
-    private func slot(for key: UInt64) -> Int {
-        // Fibonacci hashing: the high bits of the product are the well-mixed ones.
-        Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> shift) & mask
-    }
-
-    /// The state `state` goes to on `byte`; -1 for none.
-    func target(from state: Int32, on byte: UInt8) -> Int32 {
-        let key = Self.key(state, byte)
-        var slot = slot(for: key)
-        while true {
-            let found = keys[slot]
-            if found == key { return targets[slot] }
-            if found == .max { return -1 }
-            slot = (slot + 1) & mask
-        }
-    }
-
-    mutating func insert(from state: Int32, on byte: UInt8, to target: Int32) {
-        let key = Self.key(state, byte)
-        var slot = slot(for: key)
-        while keys[slot] != .max { slot = (slot + 1) & mask }
-        keys[slot] = key
-        targets[slot] = target
     }
 }
