@@ -80,6 +80,42 @@ final class RedactionScalingTests: XCTestCase {
         XCTAssertGreaterThan(differingOnTails, 20)
     }
 
+    func testManySecretsSharingBeginningsAgainstTheReference() {
+        // Wide states (more than eight transitions, searched by halves) need many secrets over a
+        // wide alphabet; shared beginnings make long common paths and overlaps.
+        var random = Generator(seed: 4096)
+        let alphabet = Array("abcdefghijklmnopqrstuvwxyz0123456789-_.~").map(String.init) + ["\u{301}", "ж"]
+        func word(_ count: Int) -> String {
+            (0..<count).map { _ in alphabet[Int(random.next(below: UInt64(alphabet.count)))] }.joined()
+        }
+        for round in 0..<6 {
+            let stems = (0..<4).map { _ in word(2 + Int(random.next(below: 3))) }
+            var secrets = LogRedaction.Secrets()
+            var reference = ReferenceSecrets()
+            for _ in 0..<300 {
+                let value = stems[Int(random.next(below: 4))] + word(4 + Int(random.next(below: 5)))
+                secrets.insert(value)
+                reference.insert(value)
+            }
+            var text = ""
+            for _ in 0..<200 {
+                let value = reference.values[Int(random.next(below: UInt64(reference.values.count)))]
+                switch random.next(below: 3) {
+                case 0: text += value
+                case 1: text += String(value.prefix(1 + Int(random.next(below: UInt64(value.count)))))
+                default: text += word(1 + Int(random.next(below: 6)))
+                }
+            }
+            for truncated in [false, true] {
+                let new = truncated ? secrets.scrub(truncated: text) : secrets.scrub(text)
+                let old = truncated ? reference.scrub(truncated: text) : reference.scrub(text)
+                let context = "round \(round) truncated \(truncated)"
+                assertNothingVisible(of: reference.values, in: new, truncated: truncated, context)
+                XCTAssertLessThanOrEqual(visible(new).utf8.count, visible(old).utf8.count, context)
+            }
+        }
+    }
+
     func testTheOldTailCheckComparedCharacters() {
         // A class the differential test leaves out: a text that ends with the beginning of a secret
         // in another (canonically equivalent) encoding. The old end check compared Characters and

@@ -87,13 +87,17 @@ final class ExchangeLog: Sendable {
         var secrets = hidden.current
         let method = request.httpMethod ?? "GET"
         let url = request.url.map { redaction.redact($0, secrets: &secrets) } ?? "(no URL)"
-        // Each name lowercased once, not once per comparison.
-        let fields = (request.allHTTPHeaderFields ?? [:]).map {
+        // Each name lowercased once, not once per comparison or look-up.
+        let named = (request.allHTTPHeaderFields ?? [:]).map {
             (key: $0.key.lowercased(), name: $0.key, value: $0.value)
         }
-        .sorted { $0.key < $1.key }.map { (name: $0.name, value: $0.value) }
-        for field in fields where redaction.redactsHeader(field.name) {
-            redaction.collect(field: field.name, value: field.value, into: &secrets)
+        .sorted { $0.key < $1.key }
+        var fields: [(name: String, value: String, redacted: Bool)] = []
+        fields.reserveCapacity(named.count)
+        for field in named {
+            let redacted = redaction.redactsLowercasedHeader(field.key)
+            if redacted { redaction.collect(field: field.name, value: field.value, into: &secrets) }
+            fields.append((field.name, field.value, redacted))
         }
         let isStreamed = request.httpBodyStream != nil
         var size: String?
@@ -104,7 +108,7 @@ final class ExchangeLog: Sendable {
         }
         var lines = ["--> \(method) \(url)" + (size.map { " (\($0))" } ?? "")]
         if level >= .headers {
-            lines += headerLines(fields)
+            lines += fields.map { "\($0.name): \($0.redacted ? LogRedaction.placeholder : $0.value)" }
             if level >= .body {
                 // A stream is never read here: it is the transport's, and may be read only once.
                 let body =

@@ -97,6 +97,9 @@ extension LogRedaction {
 
         func redactsHeader(_ name: String) -> Bool { headers.contains(name.lowercased()) }
 
+        /// Whether the header field `name`, already lowercased, is redacted.
+        func redactsLowercasedHeader(_ name: String) -> Bool { headers.contains(name) }
+
         func redactsQueryParameter(_ name: String) -> Bool {
             !queryParameters.isEmpty && queryParameters.contains(name.lowercased())
         }
@@ -194,12 +197,13 @@ extension LogRedaction {
         /// The search over ``values``, built by the first scrub that needs it.
         private var search = Locked<SecretSearch?>(nil)
 
-        var isEmpty: Bool { values.isEmpty }
-
         mutating func insert(_ value: String) {
             let count = values.count
             add(value)
-            if let decoded = value.removingPercentEncoding, decoded != value { add(decoded) }
+            // Only a value with a `%` can decode to another.
+            if value.utf8.contains(UInt8(ascii: "%")), let decoded = value.removingPercentEncoding, decoded != value {
+                add(decoded)
+            }
             guard values.count != count else { return }
             // A search built for fewer values, or shared with a copy, is not this set's any more.
             if isKnownUniquelyReferenced(&search) {
@@ -210,7 +214,13 @@ extension LogRedaction {
         }
 
         private mutating func add(_ candidate: String) {
-            guard candidate.count >= Matcher.minimumScrubbedLength, members.insert(candidate).inserted else { return }
+            // At least so many Characters, without counting all of a long value's.
+            guard
+                candidate.index(
+                    candidate.startIndex, offsetBy: Matcher.minimumScrubbedLength, limitedBy: candidate.endIndex)
+                    != nil,
+                members.insert(candidate).inserted
+            else { return }
             values.append(candidate)
         }
 
