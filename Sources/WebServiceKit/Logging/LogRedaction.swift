@@ -204,8 +204,12 @@ extension LogRedaction {
             if value.utf8.contains(UInt8(ascii: "%")), let decoded = value.removingPercentEncoding, decoded != value {
                 add(decoded)
             }
-            guard values.count != count else { return }
-            // A search built for fewer values, or shared with a copy, is not this set's any more.
+            if values.count != count { forgetSearch() }
+        }
+
+        /// Drops the search: one built for fewer values, or shared with a copy, is not this set's
+        /// any more.
+        private mutating func forgetSearch() {
             if isKnownUniquelyReferenced(&search) {
                 search.withLock { $0 = nil }
             } else {
@@ -229,7 +233,10 @@ extension LogRedaction {
                 self = other
                 return
             }
-            for value in other.values { insert(value) }
+            let count = values.count
+            // `other` holds the decoded forms already.
+            for value in other.values { add(value) }
+            if values.count != count { forgetSearch() }
         }
 
         /// `text` with every hidden value replaced by the placeholder.
