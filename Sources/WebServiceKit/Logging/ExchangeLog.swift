@@ -96,7 +96,9 @@ final class ExchangeLog: Sendable {
         fields.reserveCapacity(named.count)
         for field in named {
             let redacted = redaction.redactsLowercasedHeader(field.key)
-            if redacted { redaction.collect(field: field.name, value: field.value, into: &secrets) }
+            if redacted {
+                redaction.collect(field: field.name, lowercasedName: field.key, value: field.value, into: &secrets)
+            }
             fields.append((field.name, field.value, redacted))
         }
         let isStreamed = request.httpBodyStream != nil

@@ -164,9 +164,10 @@ extension LogRedaction {
 
         /// The value of a redacted field, and the parts of it that are worth searching for
         /// elsewhere: the credentials after an authentication scheme, the values of cookies.
-        func collect(field name: String, value: String, into secrets: inout Secrets) {
+        /// `lowercasedName` is `name` lowercased, when the caller has it already.
+        func collect(field name: String, lowercasedName: String? = nil, value: String, into secrets: inout Secrets) {
             secrets.insert(value)
-            let lowercased = name.lowercased()
+            let lowercased = lowercasedName ?? name.lowercased()
             if lowercased == "cookie" || lowercased == "set-cookie" {
                 // `Set-Cookie: name=value; Path=/`: only the first pair is the cookie.
                 let pairs = value.split(separator: ";")
