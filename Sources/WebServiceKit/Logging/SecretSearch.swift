@@ -12,6 +12,9 @@
 /// state's transitions are one sorted block. Building costs a sort of the secrets and O(L), L
 /// being their total length in bytes; a search costs O(n) in the length of the text (at most two
 /// transitions per byte amortised, each a search in a block of at most 256 bytes).
+///
+/// States are `Int32`: the secrets' total length stays far below 2³¹ bytes, as they come from a
+/// call's request fields and its responses' heads (64 KB each at most on the direct path).
 final class SecretSearch: Sendable {
     /// For each state, where its block of transitions starts in ``edgeBytes``; one more entry
     /// for the end of the last block.
