@@ -91,13 +91,17 @@ final class ExchangeLog: Sendable {
         // cheaper to move than the fields.
         let all = Array(request.allHTTPHeaderFields ?? [:])
         let keys = all.map { $0.key.lowercased() }
-        var fields: [(name: String, value: String, redacted: Bool)] = []
+        var fields: [(name: String, key: String, value: String, redacted: Bool)] = []
         fields.reserveCapacity(all.count)
+        var redactedCount = 0
         for index in keys.indices.sorted(by: { keys[$0] < keys[$1] }) {
-            let (name, value) = all[index]
             let redacted = redaction.redactsLowercasedHeader(keys[index])
-            if redacted { redaction.collect(field: name, lowercasedName: keys[index], value: value, into: &secrets) }
-            fields.append((name, value, redacted))
+            if redacted { redactedCount += 1 }
+            fields.append((all[index].key, keys[index], all[index].value, redacted))
+        }
+        if redactedCount > 0 { secrets.reserveCapacity(redactedCount) }
+        for field in fields where field.redacted {
+            redaction.collect(field: field.name, lowercasedName: field.key, value: field.value, into: &secrets)
         }
         let isStreamed = request.httpBodyStream != nil
         var size: String?

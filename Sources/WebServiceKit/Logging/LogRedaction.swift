@@ -218,6 +218,12 @@ extension LogRedaction {
             }
         }
 
+        /// Makes room for `count` more values without growing the set step by step.
+        mutating func reserveCapacity(_ count: Int) {
+            members.reserveCapacity(members.count + count)
+            values.reserveCapacity(values.count + count)
+        }
+
         private mutating func add(_ candidate: String) {
             // At least so many Characters, without counting all of a long value's.
             guard
