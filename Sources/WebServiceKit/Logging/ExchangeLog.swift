@@ -87,10 +87,21 @@ final class ExchangeLog: Sendable {
         var secrets = hidden.current
         let method = request.httpMethod ?? "GET"
         let url = request.url.map { redaction.redact($0, secrets: &secrets) } ?? "(no URL)"
-        let fields = (request.allHTTPHeaderFields ?? [:]).map { (name: $0.key, value: $0.value) }
-            .sorted { $0.name.lowercased() < $1.name.lowercased() }
-        for field in fields where redaction.redactsHeader(field.name) {
-            redaction.collect(field: field.name, value: field.value, into: &secrets)
+        // Each name lowercased once, not once per comparison or look-up; the indices sorted,
+        // cheaper to move than the fields.
+        let all = Array(request.allHTTPHeaderFields ?? [:])
+        let keys = all.map { $0.key.lowercased() }
+        var fields: [(name: String, key: String, value: String, redacted: Bool)] = []
+        fields.reserveCapacity(all.count)
+        var redactedCount = 0
+        for index in keys.indices.sorted(by: { keys[$0] < keys[$1] }) {
+            let redacted = redaction.redactsLowercasedHeader(keys[index])
+            if redacted { redactedCount += 1 }
+            fields.append((all[index].key, keys[index], all[index].value, redacted))
+        }
+        if redactedCount > 0 { secrets.reserveCapacity(redactedCount) }
+        for field in fields where field.redacted {
+            redaction.collect(field: field.name, lowercasedName: field.key, value: field.value, into: &secrets)
         }
         let isStreamed = request.httpBodyStream != nil
         var size: String?
@@ -101,7 +112,7 @@ final class ExchangeLog: Sendable {
         }
         var lines = ["--> \(method) \(url)" + (size.map { " (\($0))" } ?? "")]
         if level >= .headers {
-            lines += headerLines(fields)
+            lines += fields.map { "\($0.name): \($0.redacted ? LogRedaction.placeholder : $0.value)" }
             if level >= .body {
                 // A stream is never read here: it is the transport's, and may be read only once.
                 let body =
