@@ -3,6 +3,8 @@
 /// `$search`, `$compute`, `$levels`, `$format` and custom parameters.
 ///
 /// Options are set with chained calls that return a changed copy; see ``ODataQueryOptionBuilding``.
+/// Lists known only at run time go in whole, as arrays: `select(["Name", "Price"])`,
+/// `orderBy([("Price", .descending)])` and friends.
 public struct ODataQueryOptions: Sendable, ODataQueryOptionBuilding {
     var filter: ODataExpression?
     var select: [String] = []
@@ -38,7 +40,8 @@ public struct ODataQueryOptions: Sendable, ODataQueryOptionBuilding {
 
     public var options: ODataQueryOptions {
         get { self }
-        set { self = newValue }
+        // In place, not get-then-set: a chained setter changes the option arrays without copying them.
+        _modify { yield &self }
     }
 }
 
@@ -52,33 +55,45 @@ public enum ODataSortOrder: String, Sendable {
 
 /// Chained setters for the query options, shared by ``ODataQuery`` and the nested options of
 /// ``expand(_:_:)``.
+///
+/// Each setter takes its value by `consuming` it and returns it changed, so a chain
+/// (`ODataQuery("Products").select("Name").select("Price")…`) or a loop that reassigns
+/// (`query = query.select(name)`) changes the option lists in place: each call costs the same
+/// however many options are already set. A value still used afterwards is copied first, as
+/// before. The list setters (`select`, `orderBy`, `compute`, `parameters`) also take an array,
+/// for lists known only at run time; an empty array changes nothing.
 public protocol ODataQueryOptionBuilding: Sendable {
     /// The options set so far.
     var options: ODataQueryOptions { get set }
 }
 
 extension ODataQueryOptionBuilding {
-    private func with(_ change: (inout ODataQueryOptions) -> Void) -> Self {
-        var copy = self
-        change(&copy.options)
-        return copy
+    /// Changes the options of `self`, which the caller gave up: no copy of the option lists.
+    private consuming func with(_ change: (inout ODataQueryOptions) -> Void) -> Self {
+        change(&self.options)
+        return self
     }
 
     /// `$filter`: only entities for which `expression` is true. A second call adds its expression
     /// with `and`.
-    public func filter(_ expression: ODataExpression) -> Self {
+    public consuming func filter(_ expression: ODataExpression) -> Self {
         with { $0.filter = $0.filter.map { $0.and(expression) } ?? expression }
     }
 
     /// `$select`: only these properties (paths, `*`, or `Namespace.*`).
-    public func select(_ properties: String...) -> Self { with { $0.select += properties } }
+    public consuming func select(_ properties: String...) -> Self { with { $0.select += properties } }
+
+    /// `$select` from a list known at run time: the same as `select(properties[0], properties[1], …)`
+    /// (and as one `select` call per name). An empty list changes nothing: the options select what
+    /// they selected before, everything when nothing was.
+    public consuming func select(_ properties: [String]) -> Self { with { $0.select += properties } }
 
     /// `$expand`: include the related entities of a navigation property, with options of their
     /// own: `$expand=Orders($filter=Quantity gt 1;$select=Quantity;$top=2)`.
     ///
     /// Expands nest at most ``ODataQueryOptions/maximumExpandDepth`` levels deep; a deeper one
     /// makes the query fail when it is written.
-    public func expand(
+    public consuming func expand(
         _ navigationPath: String, _ configure: (ODataQueryOptions) -> ODataQueryOptions = { $0 }
     ) -> Self {
         with { options in
@@ -98,39 +113,63 @@ extension ODataQueryOptionBuilding {
     }
 
     /// `$orderby`: sort by a property; call again for the next sort key.
-    public func orderBy(_ property: String, _ order: ODataSortOrder = .ascending) -> Self {
+    public consuming func orderBy(_ property: String, _ order: ODataSortOrder = .ascending) -> Self {
         orderBy(.property(property), order)
     }
 
     /// `$orderby`: sort by an expression (`length(Name) desc`).
-    public func orderBy(_ expression: ODataExpression, _ order: ODataSortOrder = .ascending) -> Self {
+    public consuming func orderBy(_ expression: ODataExpression, _ order: ODataSortOrder = .ascending) -> Self {
         with { $0.orderBy.append((expression, order)) }
     }
 
+    /// `$orderby` from a list of sort keys known at run time, the first key first: the same as
+    /// one `orderBy(property, order)` call per key, `orderBy([("Price", .descending), ("Name", .ascending)])`.
+    /// An empty list changes nothing.
+    public consuming func orderBy(_ keys: [(String, ODataSortOrder)]) -> Self {
+        with { options in
+            options.orderBy.reserveCapacity(options.orderBy.count + keys.count)
+            for (property, order) in keys { options.orderBy.append((.property(property), order)) }
+        }
+    }
+
+    /// `$orderby` from a list of sort expressions known at run time: the same as one
+    /// `orderBy(expression, order)` call per key. An empty list changes nothing.
+    public consuming func orderBy(_ keys: [(ODataExpression, ODataSortOrder)]) -> Self {
+        with { $0.orderBy += keys }
+    }
+
     /// `$top`: at most `count` entities.
-    public func top(_ count: Int) -> Self { with { $0.top = count } }
+    public consuming func top(_ count: Int) -> Self { with { $0.top = count } }
 
     /// `$skip`: leave out the first `count` entities.
-    public func skip(_ count: Int) -> Self { with { $0.skip = count } }
+    public consuming func skip(_ count: Int) -> Self { with { $0.skip = count } }
 
     /// `$count=true` (`$inlinecount=allpages` before OData 4): the response carries the total
     /// number of matching entities.
-    public func count(_ include: Bool = true) -> Self { with { $0.count = include } }
+    public consuming func count(_ include: Bool = true) -> Self { with { $0.count = include } }
 
     /// `$search`: a free-text search expression (`blue OR green`, `"exact phrase"`).
-    public func search(_ expression: String) -> Self { with { $0.search = expression } }
+    public consuming func search(_ expression: String) -> Self { with { $0.search = expression } }
 
     /// `$compute`: a computed property, usable in `$select`, `$filter` and `$orderby` (OData 4.01).
-    public func compute(_ expression: ODataExpression, as alias: String) -> Self {
+    public consuming func compute(_ expression: ODataExpression, as alias: String) -> Self {
         with { $0.compute.append((expression, alias)) }
     }
 
+    /// `$compute` from a list known at run time of expressions, each with its alias: the same as
+    /// one ``compute(_:as:)`` call per item. An empty list changes nothing.
+    public consuming func compute(_ items: [(ODataExpression, String)]) -> Self { with { $0.compute += items } }
+
     /// `$levels` of a recursive expand: a number, or `nil` for `max`.
-    public func levels(_ levels: Int?) -> Self { with { $0.levels = .some(levels) } }
+    public consuming func levels(_ levels: Int?) -> Self { with { $0.levels = .some(levels) } }
 
     /// `$format`: `json`, `xml`, `atom`, or a media type.
-    public func format(_ format: String) -> Self { with { $0.format = format } }
+    public consuming func format(_ format: String) -> Self { with { $0.format = format } }
 
     /// A custom query parameter (its name must not start with `$` or `@`).
-    public func parameter(_ name: String, _ value: String) -> Self { with { $0.custom.append((name, value)) } }
+    public consuming func parameter(_ name: String, _ value: String) -> Self { with { $0.custom.append((name, value)) } }
+
+    /// Custom query parameters from a list of names and values known at run time, in order: the
+    /// same as one ``parameter(_:_:)`` call per pair. An empty list changes nothing.
+    public consuming func parameters(_ pairs: [(String, String)]) -> Self { with { $0.custom += pairs } }
 }
