@@ -33,7 +33,9 @@ public struct ODataQuery: Sendable, ODataQueryOptionBuilding {
     }
 
     /// Addresses one entity by its key: `Products(3)`, `Customers('O''Neil')`.
-    public consuming func key(_ value: some ODataLiteralConvertible) -> ODataQuery { withKey(.single(value.odataLiteral)) }
+    public consuming func key(_ value: some ODataLiteralConvertible) -> ODataQuery {
+        withKey(.single(value.odataLiteral))
+    }
 
     /// Addresses one entity by a composite key: `OrderLines(OrderID=1,LineNo=2)`.
     public consuming func key(_ parts: KeyValuePairs<String, any ODataLiteralConvertible>) -> ODataQuery {

@@ -167,7 +167,9 @@ extension ODataQueryOptionBuilding {
     public consuming func format(_ format: String) -> Self { with { $0.format = format } }
 
     /// A custom query parameter (its name must not start with `$` or `@`).
-    public consuming func parameter(_ name: String, _ value: String) -> Self { with { $0.custom.append((name, value)) } }
+    public consuming func parameter(_ name: String, _ value: String) -> Self {
+        with { $0.custom.append((name, value)) }
+    }
 
     /// Custom query parameters from a list of names and values known at run time, in order: the
     /// same as one ``parameter(_:_:)`` call per pair. An empty list changes nothing.
