@@ -1,6 +1,7 @@
 import Foundation
-import WebServiceKit
 import XCTest
+
+@testable import WebServiceKit
 
 /// The array forms of the list options and the consuming chained setters (issue 25, item 3):
 /// the same URL as the chained and variadic calls, nothing for an empty array, and value
@@ -113,5 +114,55 @@ final class ODataQueryListTests: XCTestCase {
         XCTAssertEqual(
             try url(ODataQuery("Products").expand("Orders") { _ in options }),
             "Products?$expand=Orders($select=" + names.joined(separator: ",") + ")")
+    }
+}
+
+/// The shared list behind the option setters: each value keeps exactly its own elements, however
+/// the values branch and from whichever thread they are extended.
+final class ODataOptionListTests: XCTestCase {
+    private func list(_ elements: [Int]) -> OptionList<Int> {
+        var list = OptionList<Int>()
+        list.append(contentsOf: elements)
+        return list
+    }
+
+    func testBranchesKeepTheirOwnElements() {
+        let base = list([1, 2])
+        var first = base
+        first.append(contentsOf: [3])
+        var second = base
+        second.append(contentsOf: [4, 5])
+        var third = first
+        third.append(contentsOf: [6])
+        first.append(contentsOf: [7])
+        var empty = base
+        empty.append(contentsOf: [])
+        XCTAssertEqual(base.elements, [1, 2])
+        XCTAssertEqual(first.elements, [1, 2, 3, 7])
+        XCTAssertEqual(second.elements, [1, 2, 4, 5])
+        XCTAssertEqual(third.elements, [1, 2, 3, 6])
+        XCTAssertEqual(empty.elements, [1, 2])
+        XCTAssertEqual(OptionList<Int>().elements, [])
+    }
+
+    func testConcurrentBranchesFromOneValue() async {
+        let base = ODataQuery("Products").select("A")
+        let urls = await withTaskGroup(of: (Int, String).self) { group in
+            for task in 0..<8 {
+                group.addTask {
+                    var query = base
+                    for step in 0..<200 { query = query.select("T\(task)x\(step)") }
+                    return (task, (try? query.relativeURL()) ?? "")
+                }
+            }
+            var urls: [Int: String] = [:]
+            for await (task, url) in group { urls[task] = url }
+            return urls
+        }
+        for task in 0..<8 {
+            let names = ["A"] + (0..<200).map { "T\(task)x\($0)" }
+            XCTAssertEqual(urls[task], "Products?$select=" + names.joined(separator: ","))
+        }
+        XCTAssertEqual(try base.relativeURL(), "Products?$select=A")
     }
 }

@@ -7,17 +7,17 @@
 /// `orderBy([("Price", .descending)])` and friends.
 public struct ODataQueryOptions: Sendable, ODataQueryOptionBuilding {
     var filter: ODataExpression?
-    var select: [String] = []
+    var selectList = OptionList<String>()
     var expand: [ExpandItem] = []
-    var orderBy: [(ODataExpression, ODataSortOrder)] = []
+    var orderByList = OptionList<(ODataExpression, ODataSortOrder)>()
     var top: Int?
     var skip: Int?
     var count: Bool?
     var search: String?
-    var compute: [(ODataExpression, String)] = []
+    var computeList = OptionList<(ODataExpression, String)>()
     var levels: Int??
     var format: String?
-    var custom: [(String, String)] = []
+    var customList = OptionList<(String, String)>()
     /// How many `$expand` levels the options nest: 0 without `$expand`.
     var expandDepth = 0
     /// An error found while the options were built, thrown when they are written.
@@ -34,6 +34,11 @@ public struct ODataQueryOptions: Sendable, ODataQueryOptionBuilding {
         let path: String
         let options: ODataQueryOptions
     }
+
+    var select: [String] { selectList.elements }
+    var orderBy: [(ODataExpression, ODataSortOrder)] { orderByList.elements }
+    var compute: [(ODataExpression, String)] { computeList.elements }
+    var custom: [(String, String)] { customList.elements }
 
     /// No options.
     public init() {}
@@ -56,12 +61,12 @@ public enum ODataSortOrder: String, Sendable {
 /// Chained setters for the query options, shared by ``ODataQuery`` and the nested options of
 /// ``expand(_:_:)``.
 ///
-/// Each setter takes its value by `consuming` it and returns it changed, so a chain
-/// (`ODataQuery("Products").select("Name").select("Price")…`) or a loop that reassigns
-/// (`query = query.select(name)`) changes the option lists in place: each call costs the same
-/// however many options are already set. A value still used afterwards is copied first, as
-/// before. The list setters (`select`, `orderBy`, `compute`, `parameters`) also take an array,
-/// for lists known only at run time; an empty array changes nothing.
+/// Each setter costs the same however many options are already set, so a list built one call at
+/// a time (`query = query.select(name)` in a loop, or a long chain) takes time in step with its
+/// length: the setters consume the value they change, and the list options extend a buffer that
+/// the values share, each value seeing only its own elements (a value reused afterwards keeps
+/// its options unchanged). The list setters (`select`, `orderBy`, `compute`, `parameters`) also
+/// take an array, for lists known only at run time; an empty array changes nothing.
 public protocol ODataQueryOptionBuilding: Sendable {
     /// The options set so far.
     var options: ODataQueryOptions { get set }
@@ -81,12 +86,16 @@ extension ODataQueryOptionBuilding {
     }
 
     /// `$select`: only these properties (paths, `*`, or `Namespace.*`).
-    public consuming func select(_ properties: String...) -> Self { with { $0.select += properties } }
+    public consuming func select(_ properties: String...) -> Self {
+        with { $0.selectList.append(contentsOf: properties) }
+    }
 
     /// `$select` from a list known at run time: the same as `select(properties[0], properties[1], …)`
     /// (and as one `select` call per name). An empty list changes nothing: the options select what
     /// they selected before, everything when nothing was.
-    public consuming func select(_ properties: [String]) -> Self { with { $0.select += properties } }
+    public consuming func select(_ properties: [String]) -> Self {
+        with { $0.selectList.append(contentsOf: properties) }
+    }
 
     /// `$expand`: include the related entities of a navigation property, with options of their
     /// own: `$expand=Orders($filter=Quantity gt 1;$select=Quantity;$top=2)`.
@@ -119,23 +128,20 @@ extension ODataQueryOptionBuilding {
 
     /// `$orderby`: sort by an expression (`length(Name) desc`).
     public consuming func orderBy(_ expression: ODataExpression, _ order: ODataSortOrder = .ascending) -> Self {
-        with { $0.orderBy.append((expression, order)) }
+        with { $0.orderByList.append(contentsOf: CollectionOfOne((expression, order))) }
     }
 
     /// `$orderby` from a list of sort keys known at run time, the first key first: the same as
     /// one `orderBy(property, order)` call per key, `orderBy([("Price", .descending), ("Name", .ascending)])`.
     /// An empty list changes nothing.
     public consuming func orderBy(_ keys: [(String, ODataSortOrder)]) -> Self {
-        with { options in
-            options.orderBy.reserveCapacity(options.orderBy.count + keys.count)
-            for (property, order) in keys { options.orderBy.append((.property(property), order)) }
-        }
+        with { $0.orderByList.append(contentsOf: keys.lazy.map { (.property($0.0), $0.1) }) }
     }
 
     /// `$orderby` from a list of sort expressions known at run time: the same as one
     /// `orderBy(expression, order)` call per key. An empty list changes nothing.
     public consuming func orderBy(_ keys: [(ODataExpression, ODataSortOrder)]) -> Self {
-        with { $0.orderBy += keys }
+        with { $0.orderByList.append(contentsOf: keys) }
     }
 
     /// `$top`: at most `count` entities.
@@ -153,12 +159,14 @@ extension ODataQueryOptionBuilding {
 
     /// `$compute`: a computed property, usable in `$select`, `$filter` and `$orderby` (OData 4.01).
     public consuming func compute(_ expression: ODataExpression, as alias: String) -> Self {
-        with { $0.compute.append((expression, alias)) }
+        with { $0.computeList.append(contentsOf: CollectionOfOne((expression, alias))) }
     }
 
     /// `$compute` from a list known at run time of expressions, each with its alias: the same as
     /// one ``compute(_:as:)`` call per item. An empty list changes nothing.
-    public consuming func compute(_ items: [(ODataExpression, String)]) -> Self { with { $0.compute += items } }
+    public consuming func compute(_ items: [(ODataExpression, String)]) -> Self {
+        with { $0.computeList.append(contentsOf: items) }
+    }
 
     /// `$levels` of a recursive expand: a number, or `nil` for `max`.
     public consuming func levels(_ levels: Int?) -> Self { with { $0.levels = .some(levels) } }
@@ -168,10 +176,54 @@ extension ODataQueryOptionBuilding {
 
     /// A custom query parameter (its name must not start with `$` or `@`).
     public consuming func parameter(_ name: String, _ value: String) -> Self {
-        with { $0.custom.append((name, value)) }
+        with { $0.customList.append(contentsOf: CollectionOfOne((name, value))) }
     }
 
     /// Custom query parameters from a list of names and values known at run time, in order: the
     /// same as one ``parameter(_:_:)`` call per pair. An empty list changes nothing.
-    public consuming func parameters(_ pairs: [(String, String)]) -> Self { with { $0.custom += pairs } }
+    public consuming func parameters(_ pairs: [(String, String)]) -> Self {
+        with { $0.customList.append(contentsOf: pairs) }
+    }
+}
+
+/// A list option (`$select`, `$orderby`, `$compute`, custom parameters) that a setter extends in
+/// constant time even while the value it came from is still held: `query = query.select(name)` in
+/// a loop, where the caller keeps the old value alive during the call, copied the whole list on
+/// every call (100,000 names did not finish in a minute).
+///
+/// The elements live in a buffer that values share; a value sees its first `count`. A value whose
+/// view ends where the buffer ends appends in place: no other value sees the new elements, since
+/// each one's view ends earlier. A value that was extended already (`base.select("a")`, then
+/// `base.select("b")`) copies its own elements into a new buffer first, so every value keeps
+/// exactly the elements it was given.
+struct OptionList<Element: Sendable>: Sendable {
+    /// The shared elements; a lock keeps two values appending from different threads apart.
+    private var storage: Locked<[Element]>?
+    /// How many of the shared elements belong to this value.
+    private var count = 0
+
+    /// This value's elements, in order.
+    var elements: [Element] {
+        guard let storage, count > 0 else { return [] }
+        return storage.withLock { Array($0[0..<count]) }
+    }
+
+    /// Appends `new` after this value's elements.
+    mutating func append(contentsOf new: some Collection<Element>) {
+        guard !new.isEmpty else { return }
+        let newCount = count + new.count
+        if let storage {
+            let extended = storage.withLock { shared in
+                guard shared.count == count else { return false }
+                shared.append(contentsOf: new)
+                return true
+            }
+            if extended {
+                count = newCount
+                return
+            }
+        }
+        storage = Locked(elements + Array(new))
+        count = newCount
+    }
 }
