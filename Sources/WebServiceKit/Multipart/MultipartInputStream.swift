@@ -13,11 +13,6 @@ enum MultipartSegment: Sendable {
         }
     }
 
-    var isInMemory: Bool {
-        if case .bytes = self { return true }
-        return false
-    }
-
     var isReplayable: Bool {
         if case .stream(_, _, let isReplayable) = self { return isReplayable }
         return true

@@ -11,9 +11,12 @@ import Foundation
 /// ```
 ///
 /// Every page goes through the call's full pipeline (headers, authentication, cache, error
-/// handler). A next link on another origin is refused (credentials never follow it), and a server
-/// whose next links go round in a loop ends the sequence with an error rather than looping
-/// forever; see ``NextLinkLoopGuard`` for how soon, in constant memory however many pages there are.
+/// handler). A next link on another origin is refused (credentials never follow it).
+///
+/// Next links that go round in a loop end the sequence with an error rather than looping
+/// forever, in constant memory however many pages there are: a link back to one of the last 16
+/// pages is refused before it is fetched, and a longer loop of L pages, entered after T pages,
+/// is refused after at most 2·max(T + 2, L) + L pages in all (Brent's cycle detection).
 public struct ODataPages<Entity: Decodable & Sendable>: AsyncSequence, Sendable {
     public typealias Element = ODataCollection<Entity>
     public typealias Failure = WebServiceError
@@ -85,19 +88,19 @@ public struct ODataPages<Entity: Decodable & Sendable>: AsyncSequence, Sendable 
     }
 }
 
-/// Finds a loop in a chain of next links in constant memory, however long the chain: the pages
-/// are not all remembered (that cost about 0.4 KB per page), only the last
-/// ``NextLinkLoopGuard/recentCount`` and one checkpoint.
+/// Finds a loop in a chain of next links in constant memory, however long the chain: not every
+/// page is remembered (that cost about 0.4 KB per page), only the last ``recentCount`` and one
+/// checkpoint.
 ///
 /// A link to one of the recent pages is refused at once, so a loop of up to 16 pages fetches no
 /// page twice, as a set of every page would. A longer loop is found by Brent's cycle detection
 /// (R. P. Brent, "An improved Monte Carlo factorization algorithm", BIT 20, 1980): the checkpoint
-/// moves to the page just fetched after 1, 2, 4, 8 … pages, doubling each time, and a link equal to
-/// it is refused. Once the checkpoint is a page of the loop and stays put for at least the loop's
-/// length L, the link back to it is refused. For a loop entered after T pages, the chain is
-/// refused after at most 2·max(T + 2, L) + L fetched pages (T + L fetch each page once): a loop of
-/// 1,000 pages from the first page is refused after 2,022 fetches, 1,022 more than a full set.
-/// A chain that never repeats is never refused.
+/// is the first page, then moves to the page just fetched after 2, 4, 8 … more pages (pages 2,
+/// 6, 14 … 2^k − 2), and a link equal to it is refused. Once the checkpoint is a page of the loop
+/// and stays put for at least the loop's length L, the link back to it is refused. For a loop
+/// entered after T pages, the chain is refused after at most 2·max(T + 2, L) + L fetched pages,
+/// where a set of every page fetches T + L: a loop of 1,000 pages back to the first page is
+/// refused after 2,022 fetches, 1,022 more. A chain that never repeats is never refused.
 struct NextLinkLoopGuard: Sendable {
     /// How many of the last fetched pages are compared with each link.
     static let recentCount = 16
