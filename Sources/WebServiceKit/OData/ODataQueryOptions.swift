@@ -45,7 +45,7 @@ public struct ODataQueryOptions: Sendable, ODataQueryOptionBuilding {
 
     public var options: ODataQueryOptions {
         get { self }
-        // In place, not get-then-set: a chained setter changes the option arrays without copying them.
+        // In place, not get-then-set: a chained setter changes the options without copying them first.
         _modify { yield &self }
     }
 }
