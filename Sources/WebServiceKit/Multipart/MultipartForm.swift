@@ -17,12 +17,15 @@ struct MultipartForm {
 
     /// The body: bytes when everything is small and in memory, else a stream read part by part.
     func makeBody(inMemoryLimit: Int = 1 << 20) throws(WebServiceError) -> RequestBody {
+        let delimiters = Delimiters(boundary: boundary)
+        let lineEnd = Data("\r\n".utf8)
         var segments: [MultipartSegment] = []
+        segments.reserveCapacity(parts.count * 3 + 1)
         for part in parts {
             segments.append(.bytes(try header(for: part)))
             switch part.content {
             case .data(let data):
-                if holdsDelimiter(data) {
+                if delimiters.occur(in: data) {
                     throw .invalidArguments(
                         index: nil,
                         reason:
@@ -37,14 +40,13 @@ struct MultipartForm {
                 }
                 segments.append(.stream(open, length: length, isReplayable: isReplayable))
             }
-            segments.append(.bytes(Data("\r\n".utf8)))
+            segments.append(.bytes(lineEnd))
         }
         segments.append(.bytes(Data("--\(boundary)--\r\n".utf8)))
         let merged = MultipartSegment.merged(segments)
         let length = merged.reduce(Int64(0)) { $0 + $1.length }
-        if merged.allSatisfy(\.isInMemory), length <= inMemoryLimit {
-            var data = Data(capacity: Int(length))
-            for case .bytes(let bytes) in merged { data.append(bytes) }
+        // Everything in memory has merged into one segment: it is the body, not copied again.
+        if merged.count == 1, case .bytes(let data) = merged[0], length <= inMemoryLimit {
             return .data(data)
         }
         let isReplayable = merged.allSatisfy(\.isReplayable)
@@ -55,9 +57,21 @@ struct MultipartForm {
     /// early; the data follows a CRLF, so it may not start with `--B` either. A bare LF counts as
     /// a line break too, as lenient servers read it. A random boundary never occurs in in-memory
     /// data (``MultipartBoundary/random(avoiding:)``); a fixed one may.
-    func holdsDelimiter(_ data: Data) -> Bool {
-        let dashBoundary = Data("--\(boundary)".utf8)
-        return data.starts(with: dashBoundary) || data.range(of: Data("\n".utf8) + dashBoundary) != nil
+    func holdsDelimiter(_ data: Data) -> Bool { Delimiters(boundary: boundary).occur(in: data) }
+
+    /// The byte patterns ``holdsDelimiter(_:)`` looks for, made once per body rather than once per part.
+    private struct Delimiters {
+        let dashBoundary: Data
+        let afterLineBreak: Data
+
+        init(boundary: String) {
+            dashBoundary = Data("--\(boundary)".utf8)
+            afterLineBreak = Data("\n--\(boundary)".utf8)
+        }
+
+        func occur(in data: Data) -> Bool {
+            data.starts(with: dashBoundary) || data.range(of: afterLineBreak) != nil
+        }
     }
 
     /// `--B CRLF Content-Disposition… CRLF [Content-Type… CRLF] CRLF`.

@@ -13,25 +13,39 @@ enum MultipartSegment: Sendable {
         }
     }
 
-    var isInMemory: Bool {
-        if case .bytes = self { return true }
-        return false
-    }
-
     var isReplayable: Bool {
         if case .stream(_, _, let isReplayable) = self { return isReplayable }
         return true
     }
 
     /// Adjacent byte segments joined, so the stream has fewer, larger reads.
+    ///
+    /// Linear in the number of bytes: each run of byte segments is measured first and copied once
+    /// into a buffer of exactly its size (joining pairwise would copy the run so far on every
+    /// step, quadratic in a form of many small fields). A run of one segment is kept as it is.
     static func merged(_ segments: [MultipartSegment]) -> [MultipartSegment] {
         var result: [MultipartSegment] = []
-        for segment in segments {
-            if case .bytes(let next) = segment, case .bytes(let previous)? = result.last {
-                result[result.count - 1] = .bytes(previous + next)
-            } else {
-                result.append(segment)
+        var index = segments.startIndex
+        while index < segments.endIndex {
+            guard case .bytes(let first) = segments[index] else {
+                result.append(segments[index])
+                index += 1
+                continue
             }
+            var end = index + 1
+            var runLength = first.count
+            while end < segments.endIndex, case .bytes(let next) = segments[end] {
+                runLength += next.count
+                end += 1
+            }
+            if end - index == 1 {
+                result.append(segments[index])
+            } else {
+                var run = Data(capacity: runLength)
+                for case .bytes(let bytes) in segments[index..<end] { run.append(bytes) }
+                result.append(.bytes(run))
+            }
+            index = end
         }
         return result
     }

@@ -33,32 +33,31 @@ public struct ODataQuery: Sendable, ODataQueryOptionBuilding {
     }
 
     /// Addresses one entity by its key: `Products(3)`, `Customers('O''Neil')`.
-    public func key(_ value: some ODataLiteralConvertible) -> ODataQuery { withKey(.single(value.odataLiteral)) }
+    public consuming func key(_ value: some ODataLiteralConvertible) -> ODataQuery {
+        withKey(.single(value.odataLiteral))
+    }
 
     /// Addresses one entity by a composite key: `OrderLines(OrderID=1,LineNo=2)`.
-    public func key(_ parts: KeyValuePairs<String, any ODataLiteralConvertible>) -> ODataQuery {
+    public consuming func key(_ parts: KeyValuePairs<String, any ODataLiteralConvertible>) -> ODataQuery {
         withKey(.composite(parts.map { ($0.key, $0.value.odataLiteral) }))
     }
 
-    private func withKey(_ key: Key) -> ODataQuery {
-        var copy = self
-        if copy.segments.isEmpty { copy.segments.append(Segment(name: "")) }
-        copy.segments[copy.segments.count - 1].key = key
-        return copy
+    private consuming func withKey(_ key: Key) -> ODataQuery {
+        if segments.isEmpty { segments.append(Segment(name: "")) }
+        segments[segments.count - 1].key = key
+        return self
     }
 
     /// Follows a navigation (or complex) property: `Products(1)/Orders`.
-    public func navigate(_ property: String) -> ODataQuery {
-        var copy = self
-        copy.segments.append(Segment(name: property))
-        return copy
+    public consuming func navigate(_ property: String) -> ODataQuery {
+        segments.append(Segment(name: property))
+        return self
     }
 
     /// Asks for the number of entities only: `Products/$count` (the body is plain text).
-    public func countOnly() -> ODataQuery {
-        var copy = self
-        copy.countSegment = true
-        return copy
+    public consuming func countOnly() -> ODataQuery {
+        countSegment = true
+        return self
     }
 
     /// The query as a URL relative to the service root, percent-encoded: what the URL builder
