@@ -148,6 +148,9 @@ await demonstrateLogging(root: client.serviceRoot)
 section("limits: a body over maximumResponseBodySize, a header value with CR/LF")
 await demonstrateLimits(root: client.serviceRoot)
 
+section("size: a run-time $select list, 100,000 fields, a 100,000-term filter, 10,000 secrets, a paging loop")
+await demonstrateScale()
+
 // A server that misbehaves on purpose (the fault server): typed errors, never a crash.
 if let text = ProcessInfo.processInfo.environment["WEBSERVICEKIT_FAULT_URL"], let faultRoot = URL(string: text) {
     section("hostile server: a negative chunk size, CR in a field, an unknown framing, gzip, a smuggled method")
