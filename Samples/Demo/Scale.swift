@@ -136,7 +136,8 @@ func demonstrateScale() async {
                 request.url.flatMap { URLComponents(url: $0, resolvingAgainstBaseURL: false)?.queryItems }?
                 .first { $0.name == "page" }?.value.flatMap { Int($0) } ?? 0
             let body = #"{"value":[{"id":\#(page)}],"@odata.nextLink":"Items?page=\#((page + 1) % 1_000)"}"#
-            return TransportResponse(statusCode: 200, headers: ["Content-Type": "application/json"], body: Data(body.utf8))
+            return TransportResponse(
+                statusCode: 200, headers: ["Content-Type": "application/json"], body: Data(body.utf8))
         })
     do {
         let call = WebServiceCall<ODataCollection<PageItem>>(relativePath: "", urlBuilder: ODataURLBuilder())
