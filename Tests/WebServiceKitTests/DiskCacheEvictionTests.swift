@@ -4,9 +4,8 @@ import XCTest
 @testable import WebServiceKit
 
 /// A full disk store: the order of eviction after reads, the byte count after many evictions,
-/// what a reopened store sees, and the reuse of evicted files (a full store creates no new file
-/// per save, which on ext4 without a journal made every save pay for the deletions of the last
-/// minute).
+/// what a reopened store sees, and the reuse of evicted files (a full store creates and deletes
+/// no file per save).
 final class DiskCacheEvictionTests: XCTestCase {
     private var directory: URL!
 
@@ -128,10 +127,13 @@ final class DiskCacheEvictionTests: XCTestCase {
         for (name, bodyCount) in written where sizes[DiskCacheStore.fileName(for: storeKey(name))] != nil {
             XCTAssertEqual(store.response(for: storeKey(name))?.body.count, bodyCount, name)
         }
-        // The other files are the spares, empty.
+        // The other files are the spares, small.
         let spares = files().filter { $0.hasPrefix(".") }
         XCTAssertEqual(Set(spares), Set(store.spareNames))
-        for spare in spares { XCTAssertEqual(try byteCount(of: directory.appendingPathComponent(spare).path), 0) }
+        for spare in spares {
+            XCTAssertLessThanOrEqual(
+                try byteCount(of: directory.appendingPathComponent(spare).path), DiskCacheStore.spareByteLimit)
+        }
     }
 
     // MARK: Reopening
@@ -195,8 +197,8 @@ final class DiskCacheEvictionTests: XCTestCase {
         let store = try store(limit: 2 * size)
         for name in ["a", "b", "c"] { store.save(stored(name), for: storeKey(name)) }
         let spare = directory.appendingPathComponent(try XCTUnwrap(store.spareNames.first)).path
-        XCTAssertEqual(try byteCount(of: spare), 0, "the evicted response is not kept")
-        // A spare that is not empty (written behind the store's back) is cut to the new length.
+        // A spare longer than the new response, and with other permissions, is cut to the new
+        // length and made private again.
         try Data(repeating: 0xEE, count: 3 * size).write(to: URL(fileURLWithPath: spare))
         try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: spare)
 
@@ -234,6 +236,17 @@ final class DiskCacheEvictionTests: XCTestCase {
         try Data().write(to: directory.appendingPathComponent(".wskc-spare-left"))
         _ = try self.store(limit: 2 * size)
         XCTAssertEqual(files(), [])
+    }
+
+    func testAnEvictedFileLargerThanTheSpareLimitIsDeleted() throws {
+        let store = try store(limit: 3 * DiskCacheStore.spareByteLimit)
+        let large = DiskCacheStore.spareByteLimit + 1
+        for name in ["a", "b"] { store.save(stored(name, bodyCount: large), for: storeKey(name)) }
+        store.save(stored("c", bodyCount: large), for: storeKey("c"))
+        XCTAssertEqual(present(["a", "b", "c"], in: store), ["b", "c"])
+        XCTAssertEqual(store.spareNames, [])
+        XCTAssertEqual(files().count, 2)
+        XCTAssertEqual(try entrySizes().values.reduce(0, +), store.byteCount)
     }
 
     /// No more spares than ``DiskCacheStore/spareLimit`` are kept, whatever a save evicts.

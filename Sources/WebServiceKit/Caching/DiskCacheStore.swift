@@ -13,13 +13,14 @@ import Foundation
 ///   deleted. A write that fails (directory gone or unwritable, disk full) stores nothing and is
 ///   otherwise ignored.
 /// - ``byteCount`` is the size of the files, metadata included.
-/// - An evicted file is not deleted but emptied and kept (up to ``spareLimit`` of them, named
-///   `.wskc-spare-…`) for the next save to write into: a full store then reuses its files instead
-///   of deleting one and creating another on every save. On ext4 without a journal, creating a
-///   file skips every inode of its group freed in the last minute or more (the kernel's
-///   `recently_deleted`), so a store that deleted a file per save paid, per save, for all the
-///   saves of the last minute: 1 to 3 ms instead of 0.1 at 1,000 saves per second. Spares are
-///   deleted when the store is released, by ``removeAll()``, and at the next creation.
+/// - An evicted file is not deleted but renamed and kept (up to ``spareLimit`` of them, each up
+///   to ``spareByteLimit``, named `.wskc-spare-…`) for the next save to write over: a full store
+///   then reuses its files instead of deleting one and creating another on every save. Deleting
+///   a file that has reached the disk frees its blocks, which on ext4 mounted with `discard`
+///   waits for the device (about 2.5 ms here); and on ext4 without a journal, creating a file
+///   walks past every inode of its group freed in the last minute (the kernel's
+///   `recently_deleted`). Spares are deleted when the store is released, by ``removeAll()``, and
+///   at the next creation.
 ///
 /// One store per directory at a time: a store knows only the files it listed or wrote.
 final class DiskCacheStore: CacheStorage {
@@ -40,15 +41,18 @@ final class DiskCacheStore: CacheStorage {
         /// The file names from the least to the most recently used.
         var recency = RecencyList<String>()
         var bytes = 0
-        /// Names of emptied files kept for reuse, at most ``DiskCacheStore/spareLimit``.
+        /// Names of evicted files kept for reuse, at most ``DiskCacheStore/spareLimit``.
         var spares: [String] = []
         /// How many files the store created (rather than reused): for tests.
         var createdFileCount = 0
     }
 
-    /// The most emptied files kept for reuse: one is enough for saves one at a time; a few more
+    /// The most evicted files kept for reuse: one is enough for saves one at a time; a few more
     /// serve concurrent saves and a large response that evicts several small ones.
     static let spareLimit = 8
+    /// The largest evicted file kept for reuse; a larger one is deleted. With ``spareLimit``, the
+    /// spares take at most 512 KiB besides the limit.
+    static let spareByteLimit = 64 << 10
 
     /// The directory the files are in.
     let directory: URL
@@ -163,7 +167,7 @@ final class DiskCacheStore: CacheStorage {
     /// none. For tests.
     var createdFileCount: Int { state.current.createdFileCount }
 
-    /// The names of the emptied files kept for reuse. For tests.
+    /// The names of the evicted files kept for reuse. For tests.
     var spareNames: [String] { state.current.spares }
 
     // MARK: Files
@@ -247,8 +251,12 @@ final class DiskCacheStore: CacheStorage {
     }
 
     /// Writes `data` to the file at `path` with permissions `0600`: a new file, or with `reusing`
-    /// the existing (spare) one, cut to the length of `data`. On failure nothing is left at `path`
-    /// and `errno` tells why.
+    /// the existing (spare) one, written over from its start and cut to the length of `data`. On
+    /// failure nothing is left at `path` and `errno` tells why.
+    ///
+    /// A spare is overwritten, not emptied first: emptying frees its blocks (on ext4 mounted with
+    /// `discard`, a discard the call waits for) and makes ext4 flush the file at `close`
+    /// (`auto_da_alloc`, for files replaced by truncation).
     private static func write(_ data: Data, to path: String, reusing: Bool) -> Bool {
         let flags = reusing ? O_WRONLY | O_NOFOLLOW | O_CLOEXEC : O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC
         let descriptor = open(path, flags, 0o600)
@@ -262,8 +270,6 @@ final class DiskCacheStore: CacheStorage {
         }
         // open's mode is filtered by the umask; 0600 is set whatever the umask.
         var written = fchmod(descriptor, 0o600) == 0
-        // A spare is empty; cutting to the length is for one that is not.
-        if written, reusing { written = ftruncate(descriptor, off_t(data.count)) == 0 }
         if written {
             written = data.withUnsafeBytes { buffer in
                 var offset = 0
@@ -278,6 +284,8 @@ final class DiskCacheStore: CacheStorage {
                 return true
             }
         }
+        // What is left of the spare's older content past the new end goes.
+        if written, reusing { written = ftruncate(descriptor, off_t(data.count)) == 0 }
         let failure = errno
         if close(descriptor) != 0 { written = false }
         if !written {
@@ -308,11 +316,14 @@ final class DiskCacheStore: CacheStorage {
     }
 
     /// Removes the least recently used files until the rest fit the limit: the oldest of the
-    /// ``RecencyList`` each time, not a sort of every file on each save. Each is kept as an empty
-    /// spare while there are fewer than ``spareLimit``, deleted otherwise.
+    /// ``RecencyList`` each time, not a sort of every file on each save. Each is kept as a spare
+    /// while there are fewer than ``spareLimit`` and it is no larger than ``spareByteLimit``,
+    /// deleted otherwise.
     private func evict(_ state: inout State) {
         while state.bytes > byteLimit, let oldest = state.recency.oldest {
-            if state.spares.count < Self.spareLimit {
+            if state.spares.count < Self.spareLimit, let item = state.items[oldest],
+                item.byteCount <= Self.spareByteLimit
+            {
                 retire(oldest, &state)
             } else {
                 discard(oldest, &state)
@@ -320,20 +331,13 @@ final class DiskCacheStore: CacheStorage {
         }
     }
 
-    /// Forgets the file `name` and keeps it, emptied, as a spare: renamed first, so that a save
-    /// of the same key can never find its new file emptied, then cut to zero bytes, so that
-    /// neither the evicted response nor its size stays on disk. A file that cannot be renamed or
-    /// emptied is deleted.
+    /// Forgets the file `name` and keeps it as a spare, renamed out of the way (a rename keeps
+    /// the inode and its blocks; no file is freed). Its bytes stay until a save writes over them
+    /// or the spare is deleted; they are not counted in ``byteCount``. A file that cannot be
+    /// renamed is forgotten: it is gone already, or the directory with it.
     private func retire(_ name: String, _ state: inout State) {
         let spare = Self.sparePrefix + UUID().uuidString
-        let sparePath = path(of: spare)
-        if rename(path(of: name), sparePath) == 0 {
-            if truncate(sparePath, 0) == 0 {
-                state.spares.append(spare)
-            } else {
-                unlink(sparePath)
-            }
-        }
+        if rename(path(of: name), path(of: spare)) == 0 { state.spares.append(spare) }
         if let item = state.items.removeValue(forKey: name) { state.bytes -= item.byteCount }
         state.recency.remove(name)
     }
