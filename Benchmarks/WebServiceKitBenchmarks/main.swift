@@ -11,6 +11,10 @@ if let exitCode = MultipartUploadBenchmark.childExitCode(for: CommandLine.argume
 if let exitCode = DecodeOverheadBenchmark.childExitCode(for: CommandLine.arguments) {
     exit(exitCode)
 }
+// `webservice-bench --small-get-form FORM`: one form of the small-GET measure, in a process of its own.
+if let exitCode = SmallGetBenchmark.formExitCode(for: CommandLine.arguments) {
+    exit(exitCode)
+}
 // `webservice-bench --profile-small-get URL N FORM`: one form of the small GET, for callgrind.
 if let exitCode = SmallGetBenchmark.childExitCode(for: CommandLine.arguments) {
     exit(exitCode)
