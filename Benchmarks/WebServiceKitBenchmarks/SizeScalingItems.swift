@@ -29,7 +29,7 @@ extension SizeScalingItem {
     /// Every row, in the order they run: issue 25's items in its order, each next to its guard,
     /// then the paths that were linear already.
     static let all: [SizeScalingItem] = [
-        multipart, odataOr, odataIn, odataSelect, redactedHeaders, loggedHeaders, diskCachePlain, diskCacheEvicting,
+        multipart, odataOr, odataIn, odataSelect, redactedHeaders, loggedHeaders, unloggedHeaders, diskCachePlain, diskCacheEvicting,
         memoryDiskCachePlain, memoryDiskCacheEvicting, paging, memoryCache, jsonRPCBatch, queryItems, responseHeaders,
         jsonArray,
     ]
@@ -120,6 +120,28 @@ extension SizeScalingItem {
         unit: "field", isIssue: false
     ) { count in
         try loggedCall(fields: count, redacted: false)
+    }
+
+    /// Guard for 4: the same call, not logged: what N header fields cost the rest of the call.
+    static let unloggedHeaders = SizeScalingItem(
+        name: "headers", label: "one call with N header fields, not logged", unit: "field", isIssue: false
+    ) { count in
+        var headers: [String: String] = [:]
+        for index in 0..<count { headers["X-Field-\(index)"] = "plain-value-\(index)" }
+        let client = WebServiceClient(
+            serviceRoot: serviceRoot,
+            transport: AnsweringTransport { request in
+                TransportResponse(
+                    statusCode: 200, headers: ["Content-Type": "text/plain"],
+                    body: Data("\(request.allHTTPHeaderFields?.count ?? 0)".utf8))
+            })
+        let call = WebServiceCall<String>(relativePath: "items", headers: headers)
+        return {
+            let sent = try client.performSynchronously(call)
+            guard let sentCount = Int(sent.value), sentCount >= count else {
+                throw SizeScalingFailure("\(sent.value) header fields reached the transport, \(count) expected")
+            }
+        }
     }
 
     static func loggedCall(fields count: Int, redacted: Bool) throws -> () throws -> Void {
