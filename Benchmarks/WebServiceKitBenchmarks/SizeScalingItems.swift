@@ -29,7 +29,8 @@ extension SizeScalingItem {
     /// Every row, in the order they run: issue 25's items in its order, each next to its guard,
     /// then the paths that were linear already.
     static let all: [SizeScalingItem] = [
-        multipart, odataOr, odataIn, odataSelect, redactedHeaders, loggedHeaders, unloggedHeaders, diskCachePlain, diskCacheEvicting,
+        multipart, odataOr, odataIn, odataSelect, redactedHeaders, loggedHeaders, unloggedHeaders, diskCachePlain,
+        diskCacheEvicting,
         memoryDiskCachePlain, memoryDiskCacheEvicting, paging, memoryCache, jsonRPCBatch, queryItems, responseHeaders,
         jsonArray,
     ]
