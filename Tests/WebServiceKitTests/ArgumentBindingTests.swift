@@ -195,6 +195,25 @@ final class ArgumentBindingTests: XCTestCase {
         XCTAssertEqual(request.value(forHTTPHeaderField: "Accept"), "application/json")
     }
 
+    func testManyCallHeadersBesideSharedOnesEachReplaceOnlyTheirOwnName() async throws {
+        // Each call field is looked up among the names so far by its lowercase form (once a
+        // search of every name before it: 10,000 fields beside one shared field took 2.2 s).
+        let (client, _) = makeStubClient()
+        client.sharedHeaders = ["x-field-17": "shared", "X-Shared": "kept", "X-FIELD-2999": "shared"]
+        var headers: [String: String] = [:]
+        for index in 0..<3_000 { headers["X-Field-\(index)"] = "call-\(index)" }
+        let request = try await sentRequest(
+            WebServiceCall<Data>(relativePath: "h", headers: headers), [], client: client
+        )
+        .get()
+        let sent = try XCTUnwrap(request.allHTTPHeaderFields)
+        XCTAssertEqual(sent.count, 3_001, "every call field once, and the shared field no call field names")
+        XCTAssertEqual(sent["X-Shared"], "kept")
+        XCTAssertEqual(sent.filter { $0.key.lowercased() == "x-field-17" }.map(\.value), ["call-17"])
+        XCTAssertEqual(sent.filter { $0.key.lowercased() == "x-field-2999" }.map(\.value), ["call-2999"])
+        XCTAssertEqual(sent.filter { $0.value.hasPrefix("call-") }.count, 3_000)
+    }
+
     func testProgressParameterIsConsumedAndTypeChecked() async throws {
         let call = WebServiceCall<Data>(relativePath: "d/%%0%%", progressParameter: 1)
         let handler: ProgressHandler = { _, _ in }

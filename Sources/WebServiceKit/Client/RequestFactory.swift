@@ -281,16 +281,25 @@ struct RequestFactory {
         var headers = defaults.sharedHeaders
         // Reserving room allocates storage even for nothing: a call without fields keeps none.
         if !compiled.headers.isEmpty { headers.reserveCapacity(headers.count + compiled.headers.count + 1) }
+        // The call's field replaces a shared one (or an earlier one of its own) of the same name
+        // in any case: the names so far by their lowercase form, made once, so that each field
+        // costs one look-up rather than a search of every name before it. Names are tokens
+        // (checked above and when the descriptor was made), so `lowercased()` is ASCII's.
+        let replaces = !defaults.sharedHeaders.isEmpty || compiled.headerNamesCollide
+        var namesByLowercase: [String: String] = [:]
+        if replaces {
+            namesByLowercase.reserveCapacity(headers.count + compiled.headers.count)
+            for name in headers.keys { namesByLowercase[name.lowercased()] = name }
+        }
         for header in compiled.headers {
-            // The call's field replaces a shared one of the same name in any case.
-            if !defaults.sharedHeaders.isEmpty || compiled.headerNamesCollide,
-                let existing = headers.keys.first(where: { $0.caseInsensitiveEquals(header.name) })
-            {
+            let lowercased = replaces ? header.name.lowercased() : ""
+            if replaces, let existing = namesByLowercase.removeValue(forKey: lowercased) {
                 headers[existing] = nil
             }
             if let value = try renderText(header.value, place: "header \(header.name)", binder: &binder) {
                 if header.value.hasArguments { try HeaderValidation.check(name: header.name, value: value) }
                 headers[header.name] = value
+                if replaces { namesByLowercase[lowercased] = header.name }
             }
         }
         return headers
