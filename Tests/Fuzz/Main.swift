@@ -23,6 +23,7 @@ let fuzzTargets: [(name: String, run: @Sendable ([UInt8]) -> Void)] = [
     ("http1-chunked", HTTP1ChunkedTarget.run),
     ("cookie", CookieTarget.run),
     ("json-scan", JSONScanTarget.run),
+    ("redaction", RedactionTarget.run),
 ]
 
 /// The target `WEBSERVICEKIT_FUZZ_TARGET` names; `nil` when it names none.
