@@ -200,32 +200,31 @@ enum SmallGetBenchmark {
             print("\(title): FAILED, \(summary)")
             return false
         }
+        // The form's label, its two loops and its goal.
+        let measures: (label: String, library: () -> Sample, raw: () -> Sample, goal: Double, withCPU: Bool)
         switch form {
         case "callbacks":
-            report(
-                "\(title), sequential, callbacks",
-                compare(
-                    rounds: rounds, library: { measure(iterations, bodies.libraryCallback) },
-                    raw: { measure(iterations, bodies.rawCallback) }),
-                goal: sequentialGoal, withCPU: true)
+            measures = (
+                "sequential, callbacks", { measure(iterations, bodies.libraryCallback) },
+                { measure(iterations, bodies.rawCallback) }, sequentialGoal, true
+            )
         case "async":
-            report(
-                "\(title), sequential, async/await",
-                compare(
-                    rounds: rounds, library: { measureAsync(iterations, bodies.libraryAsync) },
-                    raw: { measureAsync(iterations, bodies.rawAsync) }),
-                goal: sequentialGoal, withCPU: true)
+            measures = (
+                "sequential, async/await", { measureAsync(iterations, bodies.libraryAsync) },
+                { measureAsync(iterations, bodies.rawAsync) }, sequentialGoal, true
+            )
         case "lanes":
-            report(
-                "\(title), \(lanes) concurrent lanes",
-                compare(
-                    rounds: rounds, library: { measureLanes(iterations, bodies.libraryCallback) },
-                    raw: { measureLanes(iterations, bodies.rawCallback) }),
-                goal: lanesGoal, withCPU: false)
+            measures = (
+                "\(lanes) concurrent lanes", { measureLanes(iterations, bodies.libraryCallback) },
+                { measureLanes(iterations, bodies.rawCallback) }, lanesGoal, false
+            )
         default:
             print("\(title): unknown form \(form)")
             return false
         }
+        report(
+            "\(title), \(measures.label)", compare(rounds: rounds, library: measures.library, raw: measures.raw),
+            goal: measures.goal, withCPU: measures.withCPU)
         if let summary = failures.summary {
             print("\(title): FAILED, \(summary)")
             return false

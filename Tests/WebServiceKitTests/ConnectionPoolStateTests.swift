@@ -306,7 +306,7 @@ final class ConnectionPoolStateTests: XCTestCase {
     /// Thousands of random operations (a fixed seed: the same every run) on three origins, with
     /// the caps, the counts and the order of service checked after each.
     func testTheCapsAndTheOrderHoldUnderAnySequenceOfOperations() {
-        var random = SplitMix(seed: 0x5EED)
+        var random = SplitMix64(seed: 0x5EED)
         let origins = ["a:80", "b:80", "c:80"]
         var state = State(limits: limits(perOrigin: 2, total: 4, idleTimeout: 50))
         var leased: [(origin: String, connection: Int?)] = []
@@ -375,20 +375,5 @@ final class ConnectionPoolStateTests: XCTestCase {
                 XCTAssertTrue(full || (state.openCount >= 4 && state.idleCount == 0), "\(origin) waits for nothing")
             }
         }
-    }
-}
-
-/// A small generator with a seed, so that a failing sequence can be run again.
-private struct SplitMix {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next(below bound: UInt64) -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var value = state
-        value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
-        return (value ^ (value >> 31)) % bound
     }
 }

@@ -107,7 +107,7 @@ final class DiskCacheEvictionTests: XCTestCase {
     func testTheByteCountAfterManyEvictionsIsTheSizeOfTheFilesLeft() throws {
         let limit = 40_000
         let store = try store(limit: limit)
-        var generator = SplitMix(seed: 25)
+        var generator = SplitMix64(seed: 25)
         var written: [String: Int] = [:]
         for step in 0..<600 {
             let name = String(format: "k%03d", Int(generator.next() % 200))
@@ -278,16 +278,3 @@ private func stored(_ path: String, bodyCount: Int = 100) -> StoredResponse {
 }
 
 private func storeKey(_ path: String) -> String { "https://api.example.com/\(path)" }
-
-/// A small deterministic generator (SplitMix64), so that a failure can be replayed.
-private struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}

@@ -10,10 +10,7 @@ import XCTest
 /// back end with the typed error after a bounded number of fetches; long chains that never loop
 /// complete.
 final class ODataPagingLoopTests: XCTestCase {
-    struct Item: Decodable, Sendable, Equatable {
-        let id: Int
-        enum CodingKeys: String, CodingKey { case id = "ID" }
-    }
+    typealias Item = ODataResponseTests.Item
 
     static let items = WebServiceCall<ODataCollection<Item>>(relativePath: "", urlBuilder: ODataURLBuilder())
 

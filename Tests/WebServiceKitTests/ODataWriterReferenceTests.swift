@@ -135,19 +135,7 @@ final class ODataWriterReferenceTests: XCTestCase {
 
     // MARK: Random trees
 
-    /// SplitMix64: the same trees on every run.
-    private struct Generator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
-    private static func randomShape(depth: Int, _ random: inout Generator) -> Shape {
+    private static func randomShape(depth: Int, _ random: inout SplitMix64) -> Shape {
         if depth == 0 || Int.random(in: 0..<5, using: &random) == 0 {
             switch Int.random(in: 0..<4, using: &random) {
             case 0: return .property(["A", "B", "x/C"][Int.random(in: 0..<3, using: &random)])
@@ -156,7 +144,7 @@ final class ODataWriterReferenceTests: XCTestCase {
             default: return .property("P")
             }
         }
-        let child = { (random: inout Generator) in randomShape(depth: depth - 1, &random) }
+        let child = { (random: inout SplitMix64) in randomShape(depth: depth - 1, &random) }
         switch Int.random(in: 0..<9, using: &random) {
         case 0, 1, 2:
             let op = Operator.allCases[Int.random(in: 0..<Operator.allCases.count, using: &random)]
@@ -173,7 +161,7 @@ final class ODataWriterReferenceTests: XCTestCase {
     }
 
     func testRandomExpressionsMatchTheRecursiveReference() {
-        var random = Generator(state: 19)
+        var random = SplitMix64(seed: 19)
         var written = 0
         for _ in 0..<3_000 {
             let shape = Self.randomShape(depth: 6, &random)

@@ -18,7 +18,7 @@ final class RedactionScalingTests: XCTestCase {
     private static let atoms = ["x", "y", "0", "1", "\u{301}", "ж", "😀", "%78"]
 
     func testTheOnePassScrubHidesAtLeastWhatTheSearchAndReplacePerSecretHid() {
-        var random = Generator(seed: 25)
+        var random = SplitMix64(seed: 25)
         var equal = 0
         var differingOnOverlaps = 0
         var differingOnMarks = 0
@@ -83,7 +83,7 @@ final class RedactionScalingTests: XCTestCase {
     func testManySecretsSharingBeginningsAgainstTheReference() {
         // Wide states (more than eight transitions, searched by halves) need many secrets over a
         // wide alphabet; shared beginnings make long common paths and overlaps.
-        var random = Generator(seed: 4096)
+        var random = SplitMix64(seed: 4096)
         let alphabet = Array("abcdefghijklmnopqrstuvwxyz0123456789-_.~").map(String.init) + ["\u{301}", "ж"]
         func word(_ count: Int) -> String {
             (0..<count).map { _ in alphabet[Int(random.next(below: UInt64(alphabet.count)))] }.joined()
@@ -172,7 +172,7 @@ final class RedactionScalingTests: XCTestCase {
     // MARK: Many secrets
 
     func testAThousandSecretsInOneTextAreAllHidden() {
-        var random = Generator(seed: 1000)
+        var random = SplitMix64(seed: 1000)
         let alphabet = Array("abcdefghijklmnopqrstuvwxyz0123456789-_")
         var values = Set<String>()
         while values.count < 1000 {
@@ -246,7 +246,7 @@ final class RedactionScalingTests: XCTestCase {
 
     // MARK: Helpers
 
-    private func secretLike(after values: [String], random: inout Generator) -> String {
+    private func secretLike(after values: [String], random: inout SplitMix64) -> String {
         func atoms(_ count: Int) -> String {
             (0..<count).map { _ in Self.atoms[Int(random.next(below: UInt64(Self.atoms.count)))] }.joined()
         }
@@ -269,7 +269,7 @@ final class RedactionScalingTests: XCTestCase {
         }
     }
 
-    private func textLike(with values: [String], random: inout Generator) -> String {
+    private func textLike(with values: [String], random: inout SplitMix64) -> String {
         var text = ""
         for _ in 0..<(1 + random.next(below: 8)) {
             let atom = Self.atoms[Int(random.next(below: UInt64(Self.atoms.count)))]
@@ -387,21 +387,4 @@ private struct ReferenceSecrets {
         }
         return text
     }
-}
-
-/// A small generator with a seed, so that a failing round can be run again.
-private struct Generator: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var value = state
-        value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
-        return value ^ (value >> 31)
-    }
-
-    mutating func next(below bound: UInt64) -> UInt64 { next() % bound }
 }
