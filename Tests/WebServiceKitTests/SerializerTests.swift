@@ -90,6 +90,26 @@ final class SerializerTests: XCTestCase {
         }
     }
 
+    func testOnlyADigitStepIndexesAnArray() async throws {
+        // Found by the json-root fuzz target: `-0` and `+1` were read as indices 0 and 1.
+        let json = #"{"list":[7,8],"-0":{"id":3},"+1":{"id":4}}"#
+        let client = client(.text(json, contentType: "application/json"))
+        let signed: Int = try await client.perform(WebServiceCall<Int>(relativePath: "w", serializationRoot: "-0.id"))
+        XCTAssertEqual(signed, 3, "a signed step names an object member")
+        let plus: Int = try await client.perform(WebServiceCall<Int>(relativePath: "w", serializationRoot: "+1.id"))
+        XCTAssertEqual(plus, 4)
+        for root in ["list.-0", "list.+1", "list.99999999999999999999"] {
+            do {
+                _ = try await client.perform(WebServiceCall<Int>(relativePath: "w", serializationRoot: root))
+                XCTFail("\(root) must not find an element")
+            } catch {
+                guard case .decoding = error else { return XCTFail("\(root): \(error)") }
+            }
+        }
+        let second: Int = try await client.perform(WebServiceCall<Int>(relativePath: "w", serializationRoot: "list.1"))
+        XCTAssertEqual(second, 8)
+    }
+
     func testStringResponseUsesTheCharsetOfTheContentType() async throws {
         let body = "Привет".data(using: .windowsCP1251)!
         let client = client(.init(headers: ["Content-Type": "text/plain; charset=windows-1251"], body: body))

@@ -16,7 +16,10 @@ struct RootedValue<Value: Decodable>: Decodable {
 
     private static func descend(_ decoder: any Decoder, path: ArraySlice<String>) throws -> Value {
         guard let step = path.first else { return try Value(from: decoder) }
-        if let index = Int(step), index >= 0 {
+        // A step of decimal digits only is an array index; `-0` or `+1` name object members
+        // (`Int` would read them as numbers). An index too large for `Int` is past any end.
+        if !step.isEmpty, step.utf8.allSatisfy({ (0x30...0x39).contains($0) }) {
+            let index = Int(step) ?? Int.max
             var array = try decoder.unkeyedContainer()
             for _ in 0..<index {
                 guard !array.isAtEnd else { break }
