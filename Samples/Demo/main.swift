@@ -143,6 +143,8 @@ await demonstrateCache(root: client.serviceRoot)
 // 12. Logging: one call logged with its header fields; the Basic credential is redacted.
 section("logging: one call at .headers, the credential redacted")
 await demonstrateLogging(root: client.serviceRoot)
+section("logging what goes on the wire: a revalidation with its If-None-Match and the server's 304")
+await demonstrateWireLogging(root: client.serviceRoot)
 
 // 13. OData: a typed query with a filter, nested expand and count; paging; a typed error.
 section("limits: a body over maximumResponseBodySize, a header value with CR/LF")

@@ -372,6 +372,28 @@ final class LoggingTests: XCTestCase {
         XCTAssertEqual(logger.messages.compactMap { $0.metadata["source"] }, ["network", "cache"])
     }
 
+    /// The log sits below the cache (Stages.swift): a revalidation is logged as it goes on the
+    /// wire, with the validator the cache added and the server's 304, while the caller gets the
+    /// stored body.
+    func testARevalidationIsLoggedAsItGoesOnTheWire() async throws {
+        let (client, stubs, logger) = logged(.headers)
+        client.cache = HTTPCache()
+        stubs.stub(
+            Self.items,
+            with: StubTransport.Stub(headers: ["Cache-Control": "no-cache", "ETag": "\"v1\""], body: Data("{}".utf8)),
+            StubTransport.Stub(statusCode: 304, headers: ["ETag": "\"v1\""]))
+        _ = try await client.perform(Self.items, 1)
+        let response = try await client.response(for: Self.items, 1)
+        XCTAssertEqual(response.value, Data("{}".utf8))
+        XCTAssertEqual(response.source, .revalidatedCache)
+        XCTAssertEqual(stubs.requests.count, 2)
+        XCTAssertEqual(logger.messages.map(\.kind), [.request, .response, .request, .response])
+        XCTAssertFalse(logger.texts[0].contains("If-None-Match"), logger.texts[0])
+        XCTAssertTrue(logger.texts[2].contains("If-None-Match: \"v1\""), logger.texts[2])
+        XCTAssertTrue(logger.texts[3].hasPrefix("<-- 304 https://api.example.com/v1/items?page=1"), logger.texts[3])
+        XCTAssertEqual(logger.messages.compactMap { $0.metadata["source"] }, ["network", "network"])
+    }
+
     // MARK: Bodies
 
     private func responseBody(_ stub: StubTransport.Stub, limit: Int? = nil) async throws -> [String] {

@@ -5,10 +5,10 @@ import Foundation
 #endif
 
 extension WebServiceClient {
-    /// One call's walk up to decoding: bind arguments, build the request, interceptors,
-    /// authentication, transport, response interceptors, challenge retry, validation (and, for a
-    /// ``DownloadedFile``, the file moved into place). ``ValidatedResponse/value(decodedBy:)``
-    /// finishes it.
+    /// One call's walk up to decoding: bind arguments, build the request, run it down the stages
+    /// (``CallStages``: interceptors, follow-ups, checks, cache, log, transport), validate the
+    /// answer (and, for a ``DownloadedFile``, move the file into place).
+    /// ``ValidatedResponse/value(decodedBy:)`` finishes it.
     ///
     /// Not generic: this is the same code for every response type, which looks up no generic
     /// metadata per call. `responseType` only tells whether the call downloads to a file.
@@ -31,19 +31,17 @@ extension WebServiceClient {
         // A ProgressHandler follows the upload of calls that send a body, the download otherwise.
         let sendsBody = (uploadLength ?? 0) > 0 || prepared.streamedBody != nil
         progress.start(primary: sendsBody ? .upload : .download)
-        // Every response passes the one response check before the cache or anything else sees it.
-        let checked = ResponseCheckingTransport(base: transport)
         do throws(WebServiceError) {
-            let exchange = try await Exchange(
+            let call = CallExchange(
                 descriptor: descriptor, interceptors: interceptors, provider: settings.authenticationProvider,
-                transport: settings.cache.map { CachingTransport(base: checked, cache: $0) } ?? checked,
+                maximumRedirects: settings.maximumRedirects, cache: settings.cache,
+                log: ExchangeLog.make(for: descriptor, settings: settings), transport: transport,
                 context: TransportContext(
                     call: descriptor, uploadLength: uploadLength, progress: progress.hasHandlers ? progress : nil,
                     cacheIdentifier: prepared.cacheIdentifier, download: download,
-                    maximumBodySize: settings.maximumResponseBodySize),
-                maximumRedirects: settings.maximumRedirects, body: prepared.streamedBody,
-                log: ExchangeLog.make(for: descriptor, settings: settings)
-            ).run(prepared.request)
+                    maximumBodySize: settings.maximumResponseBodySize))
+            // Every stage of the call, in order: Stages.swift.
+            let exchange = try await CallStages.run(prepared.request, body: prepared.streamedBody, call: call)
             let validator = ResponseValidator(descriptor: descriptor, compiled: compiled, settings: settings)
             let validated =
                 if let download {

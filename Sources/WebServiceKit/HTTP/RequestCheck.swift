@@ -36,3 +36,12 @@ enum RequestCheck {
         if let fields = request.allHTTPHeaderFields { try HeaderValidation.check(fields) }
     }
 }
+
+/// The stage of ``RequestCheck``: every attempt's request, after every interceptor and the
+/// provider changed it, before the cache or any transport sees it.
+struct RequestCheckStage: CallStage {
+    func send(_ outgoing: Outgoing, next: StageChain) async throws(WebServiceError) -> Answer {
+        try RequestCheck.check(outgoing.request)
+        return try await next.proceed(outgoing)
+    }
+}

@@ -54,12 +54,16 @@ enum ResponseCheck {
     }
 }
 
-/// The stage right after the transport: every response passes ``ResponseCheck`` there, so the
-/// cache above it stores only checked responses.
-struct ResponseCheckingTransport: WebServiceTransport {
-    let base: any WebServiceTransport
-
-    func send(_ request: URLRequest, context: TransportContext) async throws -> TransportResponse {
-        try ResponseCheck.checked(try await base.send(request, context: context), context: context)
+/// The stage of ``ResponseCheck``, right above the transport: the cache and the log above it
+/// see only checked responses.
+struct ResponseCheckStage: CallStage {
+    func send(_ outgoing: Outgoing, next: StageChain) async throws(WebServiceError) -> Answer {
+        var answer = try await next.proceed(outgoing)
+        do {
+            answer.response = try ResponseCheck.checked(answer.response, context: next.call.context)
+        } catch {
+            throw WebServiceError(transportError: error)
+        }
+        return answer
     }
 }

@@ -4,57 +4,86 @@ import Foundation
     import FoundationNetworking
 #endif
 
-/// The cache's place in the pipeline: between authentication and the transport, so it sees the
-/// request exactly as it would be sent. Every decision comes from ``CacheRules``.
-struct CachingTransport: WebServiceTransport {
-    let base: any WebServiceTransport
-    let cache: HTTPCache
-
-    func send(_ request: URLRequest, context: TransportContext) async throws -> TransportResponse {
-        let policy = context.call.cache
+/// The cache's place among the stages (``CallStages``): below the follow-ups and the request
+/// check, so it sees the request exactly as it would be sent, and above the log, so the log shows
+/// what goes on the wire. Every decision comes from ``CacheRules``; the client's ``HTTPCache`` is
+/// the one store of all its calls.
+struct CacheStage: CallStage {
+    func send(_ outgoing: Outgoing, next: StageChain) async throws(WebServiceError) -> Answer {
+        let call = next.call
+        let policy = call.descriptor.cache
         // Downloads to a file are never cached: their bodies are not in memory to store.
-        guard policy != .disabled, context.download == nil, let url = request.url else {
-            return try await base.send(request, context: context)
+        guard let cache = call.cache, policy != .disabled, call.context.download == nil, let url = outgoing.request.url
+        else {
+            return try await next.proceed(outgoing)
         }
+        let request = outgoing.request
         let requestHeaders = HTTPHeaders(request.allHTTPHeaderFields ?? [:])
         let method = HTTPMethod(rawValue: request.httpMethod ?? "GET")
         let cacheRequest = CacheRequest(method: method, url: url, headers: requestHeaders, policy: policy)
         let key = CacheRules.cacheKey(for: url)
         let stored = cache.store.response(for: key)
+        let exchange = CacheExchange(
+            cache: cache, outgoing: outgoing, request: cacheRequest, key: key, stored: stored, next: next)
         switch CacheRules.decide(request: cacheRequest, entry: stored?.entry, now: Date()) {
         case .cached(let age, let stale):
             guard let stored else { break }
-            return Self.response(from: stored, age: age, url: url, source: stale ? .staleCache : .cache)
+            return exchange.answer(
+                Self.response(from: stored, age: age, url: url, source: stale ? .staleCache : .cache))
         case .unsatisfiable:
             // RFC 9111 §5.2.1.7: only-if-cached with nothing usable is a 504 (Gateway Timeout).
-            return TransportResponse(statusCode: 504, url: url, source: .cache)
+            return exchange.answer(TransportResponse(statusCode: 504, url: url, source: .cache))
         case .network(let conditionalHeaders):
-            var outgoing = request
-            for field in conditionalHeaders { outgoing.setValue(field.value, forHTTPHeaderField: field.name) }
-            return try await exchange(outgoing, cacheRequest, key: key, stored: stored, context: context)
+            var conditional = outgoing
+            for field in conditionalHeaders {
+                conditional.request.setValue(field.value, forHTTPHeaderField: field.name)
+            }
+            return try await exchange.send(conditional)
         }
-        return try await base.send(request, context: context)
+        return try await next.proceed(outgoing)
     }
 
-    private func exchange(
-        _ request: URLRequest, _ cacheRequest: CacheRequest, key: String, stored: StoredResponse?,
-        context: TransportContext
-    ) async throws -> TransportResponse {
+    static func response(from stored: StoredResponse, age: TimeInterval, url: URL, source: ResponseSource)
+        -> TransportResponse
+    {
+        TransportResponse(
+            statusCode: stored.entry.status, headers: CacheRules.headersForCachedResponse(stored.entry, age: age),
+            body: stored.body, url: url, source: source)
+    }
+}
+
+/// One request the cache sends to the network, or answers itself.
+private struct CacheExchange {
+    let cache: HTTPCache
+    let outgoing: Outgoing
+    let request: CacheRequest
+    let key: String
+    let stored: StoredResponse?
+    let next: StageChain
+
+    /// An answer given without the network; the log below never saw it, so it is logged here.
+    func answer(_ response: TransportResponse) -> Answer {
+        next.call.log?.answered(outgoing, with: response)
+        return Answer(request: outgoing.request, response: response)
+    }
+
+    func send(_ conditional: Outgoing) async throws(WebServiceError) -> Answer {
         let requestTime = Date()
-        let response: TransportResponse
+        let answer: Answer
         do {
-            response = try await base.send(request, context: context)
-        } catch let error as URLError where error.code != .cancelled {
+            answer = try await next.proceed(conditional)
+        } catch {
             // No response at all: stale-if-error or the offline fallback may serve what is stored.
-            if let fallback = fallback(.unreachable, cacheRequest, stored) { return fallback }
+            if case .transport = error, let fallback = fallback(.unreachable) { return self.answer(fallback) }
             throw error
         }
+        let response = answer.response
         let responseTime = Date()
-        if [500, 502, 503, 504].contains(response.statusCode),
-            let fallback = fallback(.status(response.statusCode), cacheRequest, stored)
-        {
-            return fallback
+        if [500, 502, 503, 504].contains(response.statusCode), let fallback = fallback(.status(response.statusCode)) {
+            return self.answer(fallback)
         }
+        let context = next.call.context
+        let cacheRequest = request
         let status = response.statusCode
         for url in CacheRules.urisToInvalidate(
             requestURL: cacheRequest.url, method: cacheRequest.method, status: status, responseHeaders: response.headers
@@ -65,16 +94,18 @@ struct CachingTransport: WebServiceTransport {
             // RFC 9111 §4.3.4: a 304 freshens the stored response it matches; the stored body is served.
             guard CacheRules.notModifiedFreshens(stored.entry, notModifiedHeaders: response.headers) else {
                 cache.store.remove(key)
-                return response
+                return answer
             }
             let entry = stored.entry.freshened(
                 with304Headers: response.headers, requestHeaders: cacheRequest.headers, requestTime: requestTime,
                 responseTime: responseTime)
             let refreshed = StoredResponse(entry: entry, body: stored.body, identifier: context.cacheIdentifier)
             cache.store.save(refreshed, for: key)
-            return Self.response(
+            var revalidated = answer
+            revalidated.response = CacheStage.response(
                 from: refreshed, age: CacheRules.currentAge(of: entry, now: responseTime), url: cacheRequest.url,
                 source: .revalidatedCache)
+            return revalidated
         }
         if cacheRequest.method == .head, status == 200, let stored, stored.entry.method == .get {
             // RFC 9111 §4.3.5: a HEAD answer freshens the stored GET when its validators match;
@@ -88,7 +119,7 @@ struct CachingTransport: WebServiceTransport {
             } else {
                 cache.store.remove(key)
             }
-            return response
+            return answer
         }
         if CacheRules.isStorable(
             method: cacheRequest.method, requestHeaders: cacheRequest.headers, status: status,
@@ -101,24 +132,14 @@ struct CachingTransport: WebServiceTransport {
             cache.store.save(
                 StoredResponse(entry: entry, body: response.body, identifier: context.cacheIdentifier), for: key)
         }
-        return response
+        return answer
     }
 
-    private func fallback(_ failure: CacheFailure, _ request: CacheRequest, _ stored: StoredResponse?)
-        -> TransportResponse?
-    {
+    private func fallback(_ failure: CacheFailure) -> TransportResponse? {
         guard let stored,
             case .cached(let age, _) = CacheRules.decideAfterFailure(
                 failure, request: request, entry: stored.entry, now: Date())
         else { return nil }
-        return Self.response(from: stored, age: age, url: request.url, source: .staleCache)
-    }
-
-    private static func response(from stored: StoredResponse, age: TimeInterval, url: URL, source: ResponseSource)
-        -> TransportResponse
-    {
-        TransportResponse(
-            statusCode: stored.entry.status, headers: CacheRules.headersForCachedResponse(stored.entry, age: age),
-            body: stored.body, url: url, source: source)
+        return CacheStage.response(from: stored, age: age, url: request.url, source: .staleCache)
     }
 }

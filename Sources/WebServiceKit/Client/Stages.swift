@@ -1,0 +1,132 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Every stage a call's request passes through, in order, from the caller down to the wire; the
+/// response comes back up through the same stages in reverse. This list is the one place the
+/// order is decided: read it to know everything that happens to a call (Docs/Architecture.md
+/// draws it).
+///
+/// Each stage is a small type with one job. It gets the request on its way down and the rest of
+/// the list as a ``StageChain``; it may change the request, answer it without going further,
+/// send it further more than once (follow-ups), and look at or change what comes back.
+enum CallStages {
+    static let all: [any CallStage] = [
+        // Sees the request as the caller built it, once, and the final response, once.
+        UserInterceptorStage(),
+        // The one loop of a call: authentication, challenges answered and redirects followed,
+        // each decided in one place (`FollowUp.decide`). Everything below runs once per attempt.
+        FollowUpStage(),
+        // The only place a request is refused for its form: below every interceptor and the
+        // provider, above the cache and the transport.
+        RequestCheckStage(),
+        // A streamed body, opened anew for each attempt; a failure reading it is the call's error.
+        StreamedBodyStage(),
+        // RFC 9111: answers from the store, or adds validators and stores what comes back.
+        CacheStage(),
+        // Logging (the call's event monitor). A choice, made here: below the cache, so the log
+        // shows what goes on the wire (with the validators the cache added, a 304 as a 304);
+        // answers the cache gives without the network are logged by the cache stage through
+        // ``ExchangeLog/answered(_:with:)``.
+        LogStage(),
+        // The only place a response head is refused for its form, and the body size checked
+        // once more: right above the transport, so neither the cache nor the log sees what it
+        // would refuse.
+        ResponseCheckStage(),
+        // The client's transport: it gets a checked request and gives back a whole response.
+        TransportStage(),
+    ]
+
+    /// Runs a call's request down every stage and returns its answer.
+    static func run(_ request: URLRequest, body: RequestBody?, call: CallExchange) async throws(WebServiceError)
+        -> Answer
+    {
+        try await StageChain(call: call, index: 0).proceed(Outgoing(request: request, body: body, attempt: 0))
+    }
+}
+
+/// One stage of a call (see ``CallStages/all``).
+protocol CallStage: Sendable {
+    /// Handles `outgoing`, usually by passing it on with `next.proceed(_:)`.
+    func send(_ outgoing: Outgoing, next: StageChain) async throws(WebServiceError) -> Answer
+}
+
+/// The stages after the current one, and the call they work for.
+struct StageChain: Sendable {
+    /// What every stage may read about the call.
+    let call: CallExchange
+    let index: Int
+
+    /// Hands `outgoing` to the next stage and returns what it answers.
+    func proceed(_ outgoing: Outgoing) async throws(WebServiceError) -> Answer {
+        // The transport stage is last and never proceeds: the index stays inside the list.
+        let stages = CallStages.all
+        precondition(index < stages.count, "the last stage proceeded")
+        return try await stages[index].send(outgoing, next: StageChain(call: call, index: index + 1))
+    }
+}
+
+/// A request on its way down the stages.
+struct Outgoing: Sendable {
+    var request: URLRequest
+    /// A streamed body, attached for each attempt by ``StreamedBodyStage``; `nil` for a body in
+    /// `request.httpBody` or none.
+    var body: RequestBody?
+    /// 0 above the follow-ups; then 1 for the call's first send, 2, 3 … for each retry or redirect.
+    var attempt: Int
+}
+
+/// A response on its way up, and the request it answers as it was sent.
+struct Answer: Sendable {
+    var request: URLRequest
+    var response: TransportResponse
+}
+
+/// What every stage may read about its call: set up once per call by
+/// ``WebServiceClient/execute(_:responseType:arguments:prepare:progress:)``.
+final class CallExchange: Sendable {
+    let descriptor: CallDescriptor
+    /// The client's interceptors, then the call's own (`prepare`).
+    let interceptors: [any WebServiceInterceptor]
+    let provider: (any AuthenticationProvider)?
+    let maximumRedirects: Int
+    /// The client's cache, one for all its calls; `nil` when it has none.
+    let cache: HTTPCache?
+    /// Logs each request sent and its answer; `nil` when the call logs nothing.
+    let log: ExchangeLog?
+    let transport: any WebServiceTransport
+    let context: TransportContext
+
+    init(
+        descriptor: CallDescriptor, interceptors: [any WebServiceInterceptor], provider: (any AuthenticationProvider)?,
+        maximumRedirects: Int, cache: HTTPCache?, log: ExchangeLog?, transport: any WebServiceTransport,
+        context: TransportContext
+    ) {
+        self.descriptor = descriptor
+        self.interceptors = interceptors
+        self.provider = provider
+        self.maximumRedirects = maximumRedirects
+        self.cache = cache
+        self.log = log
+        self.transport = transport
+        self.context = context
+    }
+}
+
+/// Runs user code (an interceptor, a provider), keeping a `WebServiceError` it throws and
+/// wrapping anything else with `wrap`.
+func runUserCode<T>(
+    wrappingErrorsAs wrap: (any Error) -> WebServiceError, _ body: () async throws -> T
+) async throws(WebServiceError) -> T {
+    do {
+        return try await body()
+    } catch let error as WebServiceError {
+        throw error
+    } catch is CancellationError {
+        throw .cancelled(reason: nil)
+    } catch {
+        throw wrap(error)
+    }
+}

@@ -1,0 +1,64 @@
+import Foundation
+import WebServiceKit
+import WebServiceKitTesting
+import XCTest
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// The order of a call's stages (Stages.swift), seen from outside: what each stage sees of the
+/// follow-ups below it.
+final class StageOrderTests: XCTestCase {
+    /// Records every request and response an interceptor sees.
+    private final class Recorder: WebServiceInterceptor, @unchecked Sendable {  // guarded by `lock`
+        private let lock = NSLock()
+        private var seen: [String] = []
+
+        var events: [String] { lock.withLock { seen } }
+
+        func intercept(_ request: URLRequest, for call: CallDescriptor) async throws -> RequestInterception {
+            lock.withLock { seen.append("request \(request.url?.path ?? "")") }
+            return .proceed(request)
+        }
+
+        func intercept(_ response: TransportResponse, for request: URLRequest, call: CallDescriptor) async throws
+            -> TransportResponse
+        {
+            lock.withLock { seen.append("response \(response.statusCode) for \(request.url?.path ?? "")") }
+            return response
+        }
+    }
+
+    /// Interceptors sit above the follow-ups, as OkHttp's application interceptors: a redirect
+    /// is followed below them, and they see the call's request once and its final response once.
+    func testInterceptorsSeeOneRequestAndTheFinalResponseOfARedirectedCall() async throws {
+        let stubs = StubTransport()
+        stubs.stub(where: { $0.url?.path == "/a" }, with: .status(302, headers: ["Location": "/b"]))
+        stubs.stub(where: { $0.url?.path == "/b" }, with: .text("landed"))
+        let client = WebServiceClient(serviceRoot: URL(string: "https://api.example.com/")!, transport: stubs)
+        let recorder = Recorder()
+        client.interceptors = [recorder]
+        let value = try await client.perform(WebServiceCall<String>(relativePath: "a"))
+        XCTAssertEqual(value, "landed")
+        XCTAssertEqual(stubs.requests.map { $0.request.url?.path }, ["/a", "/b"])
+        XCTAssertEqual(recorder.events, ["request /a", "response 200 for /b"])
+    }
+
+    /// An authentication challenge is answered below the interceptors too: they never see the 401.
+    func testInterceptorsDoNotSeeAChallengeTheProviderAnswers() async throws {
+        let stubs = StubTransport()
+        stubs.stub(
+            where: { $0.value(forHTTPHeaderField: "Authorization") == nil },
+            with: .status(401, headers: ["WWW-Authenticate": "Basic realm=\"r\""]))
+        stubs.stub(where: { $0.value(forHTTPHeaderField: "Authorization") != nil }, with: .text("in"))
+        let client = WebServiceClient(serviceRoot: URL(string: "https://api.example.com/")!, transport: stubs)
+        client.authenticationProvider = BasicAuthenticationProvider(user: "u", password: "p")
+        let recorder = Recorder()
+        client.interceptors = [recorder]
+        let value = try await client.perform(WebServiceCall<String>(relativePath: "a"))
+        XCTAssertEqual(value, "in")
+        XCTAssertEqual(stubs.requests.count, 2)
+        XCTAssertEqual(recorder.events, ["request /a", "response 200 for /a"])
+    }
+}
