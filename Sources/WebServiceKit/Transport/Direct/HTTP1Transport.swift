@@ -26,9 +26,9 @@ import Foundation
 /// reopen their file for every 16 KiB; this transport writes the body to the call's file as it
 /// reads it.
 ///
-/// Kept-alive connections follow the configuration's `httpMaximumConnectionsPerHost` per origin
-/// (6 by default), with a total cap across origins; later calls wait in order, cancellable; idle
-/// ones close after 30 s. A GET or HEAD that meets a kept-alive connection the server has just
+/// Connections, kept-alive or not, follow the configuration's `httpMaximumConnectionsPerHost`
+/// per origin (6 by default), with a total cap across origins; later calls wait in order,
+/// cancellable; idle ones close after 30 s. A GET or HEAD that meets a kept-alive connection the server has just
 /// closed goes again on a new one (RFC 9112 §9.3.1). `Accept-Encoding` is sent only when the
 /// request has it; a `gzip` or `deflate` body is decoded as it arrives, and any other coding is
 /// passed on unchanged with its `Content-Encoding` field. Cookies follow the configuration; the
