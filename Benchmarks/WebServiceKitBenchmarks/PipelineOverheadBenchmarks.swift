@@ -141,7 +141,7 @@ enum DigestRoundTripBenchmark {
             print("\(name): skipped, \(CacheHitBenchmark.urlVariable) is not set (Scripts/bench starts httpbin)")
             return
         }
-        let transport = CountingTransport(base: URLSessionTransport())
+        let transport = CountingTransport(base: RoutingTransport())
         let client = WebServiceClient(serviceRoot: root, transport: transport)
         client.authenticationProvider = DigestAuthenticationProvider(user: "user", password: "passwd")
         let call = WebServiceCall<Authenticated>(relativePath: "digest-auth/auth/user/passwd/SHA-256/never")

@@ -21,7 +21,7 @@ extension WebServiceCall where Response == Authenticated {
 
 /// A transport that counts the requests it sends, to show what authentication costs on the wire.
 final class CountingTransport: WebServiceTransport, @unchecked Sendable {  // `count` guarded by `lock`
-    private let base = URLSessionTransport(configuration: .ephemeral)
+    private let base = RoutingTransport(configuration: .ephemeral)
     private let lock = NSLock()
     private var count = 0
 

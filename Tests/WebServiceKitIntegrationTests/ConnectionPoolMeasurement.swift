@@ -21,13 +21,13 @@ final class ConnectionPoolMeasurement: XCTestCase {
 
     override func setUp() async throws {
         try XCTSkipUnless(ProcessInfo.processInfo.environment["WEBSERVICEKIT_POOL_MEASURE"] == "1")
-        try XCTSkipUnless(URLSessionTransport.usesDirectHTTP1ByDefault)
+        try XCTSkipUnless(RoutingTransport.usesDirectHTTP1ByDefault)
     }
 
     func testAThousandConcurrentGETsToOneOrigin() async throws {
         let configuration = URLSessionConfiguration.ephemeral
         let client = WebServiceClient(
-            serviceRoot: try FaultServer.url(), transport: URLSessionTransport(configuration: configuration))
+            serviceRoot: try FaultServer.url(), transport: RoutingTransport(configuration: configuration))
         let tag = UUID().uuidString
         let before = (
             ProcessResources.openDescriptors ?? 0, ProcessResources.openSockets ?? 0, ProcessResources.threads ?? 0
@@ -59,7 +59,7 @@ final class ConnectionPoolMeasurement: XCTestCase {
         else { throw XCTSkip("WEBSERVICEKIT_BENCH_SMALL_URL is not set") }
         let root = url.deletingLastPathComponent()
         let client = WebServiceClient(
-            serviceRoot: root, transport: URLSessionTransport(configuration: .ephemeral))
+            serviceRoot: root, transport: RoutingTransport(configuration: .ephemeral))
         let call = WebServiceCall<Data>(relativePath: url.lastPathComponent)
         let session = URLSession(configuration: .ephemeral)
         for round in 1...2 {
@@ -110,11 +110,11 @@ final class ConnectionPoolMeasurement: XCTestCase {
         // A first call, on a transport that goes away, opens what the process keeps for good
         // (the deadline timer, the session's own descriptors): the baseline is taken after it.
         do {
-            let warmUp = URLSessionTransport(configuration: .ephemeral)
+            let warmUp = RoutingTransport(configuration: .ephemeral)
             _ = try await WebServiceClient(serviceRoot: try FaultServer.url(), transport: warmUp).perform(
                 Self.peer, tag)
         }
-        let transport = URLSessionTransport(configuration: .ephemeral)
+        let transport = RoutingTransport(configuration: .ephemeral)
         let before = ProcessResources.openDescriptors ?? 0
         let targetsBefore = ProcessResources.descriptorTargets
         for index in 0..<400 {

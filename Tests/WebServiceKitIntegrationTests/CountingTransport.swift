@@ -5,15 +5,16 @@ import WebServiceKit
     import FoundationNetworking
 #endif
 
-/// A real URLSession transport that counts what crosses the wire: requests and 401 challenges.
+/// A real transport (the client's default, `RoutingTransport`) that counts what crosses the
+/// wire: requests and 401 challenges.
 final class CountingTransport: WebServiceTransport, @unchecked Sendable {  // counters guarded by `lock`
-    private let base: URLSessionTransport
+    private let base: RoutingTransport
     private let lock = NSLock()
     private var requestCount = 0
     private var challengeCount = 0
 
     /// Each instance has its own cookie storage: httpbin's digest stale mode lives in cookies.
-    init() { base = URLSessionTransport(configuration: .ephemeral) }
+    init() { base = RoutingTransport(configuration: .ephemeral) }
 
     var requests: Int { lock.withLock { requestCount } }
     var challenges: Int { lock.withLock { challengeCount } }

@@ -16,7 +16,7 @@ final class DirectUploadTests: XCTestCase {
     {
         WebServiceClient(
             serviceRoot: try HTTPBin.url(),
-            transport: URLSessionTransport(configuration: configuration, usesDirectHTTP1: direct))
+            transport: RoutingTransport(configuration: configuration, usesDirectHTTP1: direct))
     }
 
     private func body(length: Int64, announced: Int64?? = .none, delay: TimeInterval = 0, opens: Counter? = nil)
@@ -39,7 +39,7 @@ final class DirectUploadTests: XCTestCase {
     }
 
     func testAKnownLengthGoesAsContentLength() async throws {
-        try XCTSkipUnless(URLSessionTransport.usesDirectHTTP1ByDefault)
+        try XCTSkipUnless(RoutingTransport.usesDirectHTTP1ByDefault)
         let length: Int64 = 3 * 1024 * 1024 + 17
         let echo = try await client().perform(Self.anything, body(length: length))
         XCTAssertEqual(echo.headers["Content-Length"], String(length))
@@ -127,7 +127,7 @@ final class DirectUploadTests: XCTestCase {
     func testAClosedPortIsCannotConnect() async throws {
         let client = WebServiceClient(
             serviceRoot: URL(string: "http://127.0.0.1:9/")!,
-            transport: URLSessionTransport(configuration: .ephemeral, usesDirectHTTP1: true))
+            transport: RoutingTransport(configuration: .ephemeral, usesDirectHTTP1: true))
         let error = await failure { _ = try await client.perform(Self.anything, body(length: 10)) }
         guard case .transport(let urlError)? = error else { return XCTFail("\(String(describing: error))") }
         XCTAssertEqual(urlError.code, .cannotConnectToHost)
@@ -143,7 +143,7 @@ final class DirectUploadTests: XCTestCase {
     }
 
     func testCookiesFollowTheSessionConfiguration() async throws {
-        try XCTSkipUnless(URLSessionTransport.usesDirectHTTP1ByDefault)
+        try XCTSkipUnless(RoutingTransport.usesDirectHTTP1ByDefault)
         let configuration = URLSessionConfiguration.ephemeral
         let storage = try XCTUnwrap(configuration.httpCookieStorage)
         let root = try HTTPBin.url()

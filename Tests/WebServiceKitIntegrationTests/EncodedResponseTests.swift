@@ -8,7 +8,7 @@ import XCTest
 
 /// Encoded answers from the fault server's `/encoded` route, compressed by Python's zlib (an
 /// implementation the library's inflate shares nothing with), on both routes of
-/// `URLSessionTransport`: the direct HTTP/1.1 path decodes `gzip` and `deflate` itself, once, as
+/// `RoutingTransport`: the HTTP/1.1 peer decodes `gzip` and `deflate` itself, once, as
 /// the body arrives; the session's libcurl decodes them too.
 final class EncodedResponseTests: XCTestCase {
     private struct Sample: Decodable, Equatable {
@@ -62,7 +62,7 @@ final class EncodedResponseTests: XCTestCase {
     }
 
     func testAnUnknownCodingPassesThroughUnchangedOnTheDirectPath() async throws {
-        try XCTSkipUnless(URLSessionTransport.usesDirectHTTP1ByDefault)
+        try XCTSkipUnless(RoutingTransport.usesDirectHTTP1ByDefault)
         let tag = UUID().uuidString
         let response = try await client(.direct).response(for: Self.raw, arguments: ["x-unknown", tag])
         XCTAssertEqual(response.headers["Content-Encoding"], "x-unknown")

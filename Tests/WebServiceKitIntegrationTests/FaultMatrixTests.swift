@@ -182,7 +182,7 @@ final class FaultMatrixTests: XCTestCase {
     private func directPost(_ path: String, limit: Int? = nil) async throws -> WebServiceError? {
         let client = WebServiceClient(
             serviceRoot: try FaultServer.url(),
-            transport: URLSessionTransport(configuration: .ephemeral, usesDirectHTTP1: true))
+            transport: RoutingTransport(configuration: .ephemeral, usesDirectHTTP1: true))
         client.maximumResponseBodySize = limit
         let body = RequestBody.stream(length: 4) { InputStream(data: Data("ping".utf8)) }
         do {
@@ -249,7 +249,7 @@ final class FaultMatrixTests: XCTestCase {
                 let directory = try temporaryDirectory()
                 let client = WebServiceClient(
                     serviceRoot: try FaultServer.url(),
-                    transport: URLSessionTransport(configuration: .ephemeral, usesDirectHTTP1: direct))
+                    transport: RoutingTransport(configuration: .ephemeral, usesDirectHTTP1: direct))
                 let call = WebServiceCall<DownloadedFile>(relativePath: "\(path)?tag=\(tag)")
                 let destination = DownloadDestination(directory.appendingPathComponent("body.json"))
                 let deliveries = Deliveries()

@@ -6,8 +6,8 @@ import XCTest
     import FoundationNetworking
 #endif
 
-/// Downloads to a file from the local httpbin through `URLSessionTransport`, which writes the
-/// body to disk as it arrives: on its direct HTTP/1.1 path (Linux's default) and through the
+/// Downloads to a file from the local httpbin through `RoutingTransport`, which writes the
+/// body to disk as it arrives: on its HTTP/1.1 peer (Linux's default) and through the
 /// session's download task, every test both ways.
 final class FileDownloadIntegrationTests: XCTestCase {
     private static let streamBytes = WebServiceCall<DownloadedFile>(
@@ -37,7 +37,7 @@ final class FileDownloadIntegrationTests: XCTestCase {
         return [true, false].map { direct in
             (
                 direct ? "direct" : "session",
-                WebServiceClient(serviceRoot: root, transport: URLSessionTransport(usesDirectHTTP1: direct))
+                WebServiceClient(serviceRoot: root, transport: RoutingTransport(usesDirectHTTP1: direct))
             )
         }
     }

@@ -19,7 +19,7 @@ final class HTTPBinLoggingTests: XCTestCase {
 
     private func client(_ level: LogLevel) throws -> (WebServiceClient, Messages) {
         let client = WebServiceClient(
-            serviceRoot: try HTTPBin.url(), transport: URLSessionTransport(configuration: .ephemeral))
+            serviceRoot: try HTTPBin.url(), transport: RoutingTransport(configuration: .ephemeral))
         let messages = Messages()
         client.logger = messages
         client.logLevel = level
@@ -71,7 +71,7 @@ final class HTTPBinLoggingTests: XCTestCase {
         defer { try? FileManager.default.removeItem(at: directory) }
         for direct in [true, false] {
             let client = WebServiceClient(
-                serviceRoot: try HTTPBin.url(), transport: URLSessionTransport(usesDirectHTTP1: direct))
+                serviceRoot: try HTTPBin.url(), transport: RoutingTransport(usesDirectHTTP1: direct))
             let messages = Messages()
             client.logger = messages
             client.logLevel = .body

@@ -55,11 +55,11 @@ final class HostileFramingTests: XCTestCase {
 
     private func client(direct: Bool, cache: HTTPCache) throws -> WebServiceClient {
         if direct {
-            try XCTSkipUnless(URLSessionTransport.usesDirectHTTP1ByDefault, "the direct HTTP/1.1 path is for Linux")
+            try XCTSkipUnless(RoutingTransport.usesDirectHTTP1ByDefault, "the direct HTTP/1.1 path is for Linux")
         }
         let client = WebServiceClient(
             serviceRoot: try FaultServer.url(),
-            transport: URLSessionTransport(configuration: .ephemeral, usesDirectHTTP1: direct))
+            transport: RoutingTransport(configuration: .ephemeral, usesDirectHTTP1: direct))
         client.cache = cache
         return client
     }

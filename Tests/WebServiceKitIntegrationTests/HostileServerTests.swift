@@ -7,16 +7,16 @@ import XCTest
 #endif
 
 /// Responses no server should send, from the fault server's `/raw` route (the bytes exactly as
-/// written), on both routes of `URLSessionTransport`: the transport's own HTTP/1.1 path (a GET to
-/// an `http` URL on Linux) and the session. Each ends in a typed error or a documented repair,
+/// written), on both routes of `RoutingTransport`: its HTTP/1.1 peer (a GET to an `http` URL on
+/// Linux) and the session. Each ends in a typed error or a documented repair,
 /// never in a value read from a broken head, and nothing broken is cached or kept.
 final class HostileServerTests: XCTestCase {
     /// The two routes a GET to the fault server can take.
     enum Route: CaseIterable {
         case direct, session
 
-        func transport() -> URLSessionTransport {
-            URLSessionTransport(configuration: .ephemeral, usesDirectHTTP1: self == .direct)
+        func transport() -> RoutingTransport {
+            RoutingTransport(configuration: .ephemeral, usesDirectHTTP1: self == .direct)
         }
     }
 

@@ -21,9 +21,9 @@ final class KeepAliveTests: XCTestCase {
     private static let dropNext = WebServiceCall<Peer>(relativePath: "keep-alive/drop-next?tag=%%0%%")
 
     private func client() throws -> WebServiceClient {
-        try XCTSkipUnless(URLSessionTransport.usesDirectHTTP1ByDefault, "the direct HTTP/1.1 path is for Linux")
+        try XCTSkipUnless(RoutingTransport.usesDirectHTTP1ByDefault, "the direct HTTP/1.1 path is for Linux")
         return WebServiceClient(
-            serviceRoot: try FaultServer.url(), transport: URLSessionTransport(configuration: .ephemeral))
+            serviceRoot: try FaultServer.url(), transport: RoutingTransport(configuration: .ephemeral))
     }
 
     func testSequentialCallsShareOneConnection() async throws {
@@ -37,11 +37,11 @@ final class KeepAliveTests: XCTestCase {
 
     /// A client whose session configuration allows `perHost` connections per origin.
     private func client(connectionsPerHost perHost: Int) throws -> WebServiceClient {
-        try XCTSkipUnless(URLSessionTransport.usesDirectHTTP1ByDefault, "the direct HTTP/1.1 path is for Linux")
+        try XCTSkipUnless(RoutingTransport.usesDirectHTTP1ByDefault, "the direct HTTP/1.1 path is for Linux")
         let configuration = URLSessionConfiguration.ephemeral
         configuration.httpMaximumConnectionsPerHost = perHost
         return WebServiceClient(
-            serviceRoot: try FaultServer.url(), transport: URLSessionTransport(configuration: configuration))
+            serviceRoot: try FaultServer.url(), transport: RoutingTransport(configuration: configuration))
     }
 
     /// `/keep-alive/barrier`: answered only once `count` requests of `group` are at the server.
@@ -160,7 +160,7 @@ final class KeepAliveTests: XCTestCase {
     }
 
     func testAnEncodedResponseIsDecodedOnTheDirectPath() async throws {
-        try XCTSkipUnless(URLSessionTransport.usesDirectHTTP1ByDefault)
+        try XCTSkipUnless(RoutingTransport.usesDirectHTTP1ByDefault)
         struct Gzipped: Decodable, Sendable { let gzipped: Bool }
         // httpbin's /gzip answers gzip-encoded even to a request that offers no coding: decoded
         // as it arrives, not fetched again (EncodedResponseTests counts the requests).
@@ -170,7 +170,7 @@ final class KeepAliveTests: XCTestCase {
     }
 
     func testARequestAskingForACodingStaysOnTheDirectPathAndIsDecoded() async throws {
-        try XCTSkipUnless(URLSessionTransport.usesDirectHTTP1ByDefault)
+        try XCTSkipUnless(RoutingTransport.usesDirectHTTP1ByDefault)
         struct Gzipped: Decodable, Sendable {
             let gzipped: Bool
             let headers: [String: String]
@@ -184,7 +184,7 @@ final class KeepAliveTests: XCTestCase {
     }
 
     func testADirectGETSendsAcceptAndAUserAgentAsTheSessionWould() async throws {
-        try XCTSkipUnless(URLSessionTransport.usesDirectHTTP1ByDefault)
+        try XCTSkipUnless(RoutingTransport.usesDirectHTTP1ByDefault)
         struct Headers: Decodable, Sendable { let headers: [String: String] }
         let echoed = try await WebServiceClient(serviceRoot: try HTTPBin.url())
             .perform(WebServiceCall<Headers>(relativePath: "headers"))

@@ -18,7 +18,7 @@ import Foundation
 public final class WebServiceClient: Sendable {
     /// The URL that descriptors' relative paths are resolved against.
     public let serviceRoot: URL
-    /// Sends requests; `URLSessionTransport` unless another was given.
+    /// Sends requests; a ``RoutingTransport`` unless another was given.
     public let transport: any WebServiceTransport
     /// The queue that success, failure, completion (and progress) callbacks run on.
     public let callbackQueue: DispatchQueue
@@ -76,14 +76,15 @@ public final class WebServiceClient: Sendable {
     ///
     /// - Parameters:
     ///   - serviceRoot: The base URL; relative paths are appended to it.
-    ///   - transport: Sends requests; defaults to a new ``URLSessionTransport``.
+    ///   - transport: Sends requests; defaults to a new ``RoutingTransport`` (on Linux, plain `http`
+    ///     over ``HTTP1Transport``, the rest through ``URLSessionTransport``).
     ///   - callbackQueue: Where callbacks run; defaults to a serial queue of the client's own.
     ///     Pass `.main` to update a user interface from callbacks.
     public init(
         serviceRoot: URL, transport: (any WebServiceTransport)? = nil, callbackQueue: DispatchQueue? = nil
     ) {
         self.serviceRoot = serviceRoot
-        self.transport = transport ?? URLSessionTransport()
+        self.transport = transport ?? RoutingTransport()
         self.callbackQueue = callbackQueue ?? DispatchQueue(label: "WebServiceKit.callbacks")
         root = ServiceRoot(serviceRoot)
         settings = Locked(Settings())

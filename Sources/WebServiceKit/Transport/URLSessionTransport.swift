@@ -4,8 +4,16 @@ import Foundation
     import FoundationNetworking
 #endif
 
-/// The default transport: a `URLSession` whose own cache is off (the library caches by RFC 9111
-/// itself) and which never follows redirects on its own.
+/// A transport that sends every request through a `URLSession` whose own cache is off (the
+/// library caches by RFC 9111 itself) and which never follows redirects on its own.
+///
+/// ``RoutingTransport``, the client's default, uses it for every request its ``HTTP1Transport``
+/// does not take (on Linux: `https`, requests a proxy carries, other methods with a body in
+/// memory). Use it on its own to send everything through `URLSession`, as on Apple platforms:
+///
+/// ```swift
+/// let transport = URLSessionTransport(sessionConfiguration: .ephemeral)
+/// ```
 ///
 /// Redirects come back to the client, which follows them itself (``WebServiceClient/maximumRedirects``)
 /// so that credentials never travel to another origin: Foundation on Linux copies `Authorization`
@@ -17,74 +25,89 @@ import Foundation
 /// Response bodies are reported to the call's progress handlers as they arrive; a call that
 /// downloads to a file (``DownloadedFile``) runs as a download task, whose file is moved next to
 /// the destination when it is complete: the body is never in memory.
-///
-/// On Linux, requests to plain `http` URLs go over HTTP/1.1 connections of the transport's own,
-/// unless a proxy applies: GET and HEAD requests without a body on kept-alive connections (about
-/// four times as fast as the session on loopback), streamed bodies (multipart uploads from
-/// files, ``RequestBody/stream(length:isReplayable:open:)``) and downloads to a file on a
-/// connection each; see ``init(configuration:usesDirectHTTP1:)``.
 public final class URLSessionTransport: WebServiceTransport {
     /// The session requests run on.
     public let session: URLSession
     private let router: TaskRouter
-    private let direct: DirectTransport?
-    /// The configuration's cookies, for both routes.
+    /// The configuration's cookies; a routing transport shares them with its HTTP/1.1 peer.
     private let cookies: CookieJar?
+    /// Set only by the deprecated ``init(configuration:usesDirectHTTP1:)``: the routing transport
+    /// this one stands for, whose session peer owns ``session``.
+    private let routing: RoutingTransport?
 
-    /// Whether GET and HEAD requests, streamed bodies and file downloads to plain `http` URLs
-    /// bypass the session by default: on Linux, where Foundation passes each request through
-    /// some 20 thread switches, sends streams chunked and slowly and writes downloads 16 KiB at a
-    /// time through a reopened file; not on Apple platforms.
-    #if canImport(FoundationNetworking)
-        public static let usesDirectHTTP1ByDefault = true
-    #else
-        public static let usesDirectHTTP1ByDefault = false
-    #endif
+    /// ``RoutingTransport/usesDirectHTTP1ByDefault``.
+    @available(*, deprecated, renamed: "RoutingTransport.usesDirectHTTP1ByDefault")
+    public static var usesDirectHTTP1ByDefault: Bool { RoutingTransport.usesDirectHTTP1ByDefault }
 
     /// Creates a transport over a new session made from `configuration`, with Foundation's
-    /// `urlCache` removed. Cookies follow the configuration (`.default` shares
-    /// `HTTPCookieStorage.shared`; `.ephemeral` keeps them in memory per transport).
-    ///
-    /// - Parameter usesDirectHTTP1: Send requests to `http` URLs over HTTP/1.1 connections of the
-    ///   transport's own. GET and HEAD requests without a body reuse kept-alive connections (a
-    ///   request that meets a connection the server has just closed goes again on a new one).
-    ///   Connections follow the configuration's `httpMaximumConnectionsPerHost` per origin (6
-    ///   by default), with a total cap across origins; later calls wait in order, cancellable;
-    ///   idle ones close after 30 s. `Accept-Encoding` is sent only when the request
-    ///   has it; a `gzip` or `deflate` body is decoded as it arrives, and any other coding is
-    ///   passed on unchanged with its `Content-Encoding` field. Streamed bodies and downloads to a file get a connection each:
-    ///   `Content-Length` up front, `Expect: 100-continue` for large bodies, 512 KiB writes, the
-    ///   response body written to the call's file as it is read. Requests that a proxy would carry
-    ///   (the configuration's or the environment's `http_proxy`/`all_proxy`), every other method
-    ///   with a body in memory, and every `https` request still use the session.
-    public init(
+    /// `urlCache` removed, that sends every request through that session. Cookies follow the
+    /// configuration (`.default` shares `HTTPCookieStorage.shared`; `.ephemeral` keeps them in
+    /// memory per transport).
+    public convenience init(sessionConfiguration configuration: URLSessionConfiguration) {
+        let (configuration, cookies) = Self.prepared(configuration)
+        self.init(prepared: configuration, cookies: cookies)
+    }
+
+    /// The transport that ``RoutingTransport/init(configuration:usesDirectHTTP1:)`` makes: on
+    /// Linux (`usesDirectHTTP1`), requests to plain `http` URLs go over ``HTTP1Transport``, the
+    /// rest through the session; with `usesDirectHTTP1: false`, everything goes through the
+    /// session, as ``init(sessionConfiguration:)`` does.
+    @available(
+        *, deprecated,
+        message:
+            "use RoutingTransport(configuration:usesDirectHTTP1:) for the same routes, or URLSessionTransport(sessionConfiguration:) for URLSession alone"
+    )
+    public convenience init(
         configuration: URLSessionConfiguration = .default,
-        usesDirectHTTP1: Bool = URLSessionTransport.usesDirectHTTP1ByDefault
+        usesDirectHTTP1: Bool = RoutingTransport.usesDirectHTTP1ByDefault
     ) {
+        guard usesDirectHTTP1 else {
+            self.init(sessionConfiguration: configuration)
+            return
+        }
+        let peers = RoutingTransport.peers(for: configuration, usesDirectHTTP1: true)
+        let routing = RoutingTransport(session: peers.session, http1: peers.http1, configuration: peers.configuration)
+        self.init(standingFor: routing, session: peers.session)
+    }
+
+    /// A transport that sends through `routing`, whose session peer is `peer`.
+    private init(standingFor routing: RoutingTransport, session peer: URLSessionTransport) {
+        session = peer.session
+        router = peer.router
+        cookies = peer.cookies
+        self.routing = routing
+    }
+
+    /// A transport over a session made from `configuration` (``prepared(_:)``), with `cookies`.
+    init(prepared configuration: URLSessionConfiguration, cookies: CookieJar?) {
+        self.cookies = cookies
+        router = TaskRouter()
+        session = URLSession(configuration: configuration, delegate: router, delegateQueue: nil)
+        routing = nil
+    }
+
+    /// A copy of `configuration` for the session, and the cookie jar it asks for.
+    static func prepared(_ configuration: URLSessionConfiguration) -> (URLSessionConfiguration, CookieJar?) {
         // A copy: the caller's configuration object stays as it was.
         let configuration = (configuration.copy() as? URLSessionConfiguration) ?? configuration
         configuration.urlCache = nil
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-        // The transport keeps the cookies for both routes: Foundation's own `Set-Cookie` parser
-        // traps on values a server can send (``CookieJar``), so the session never parses them.
-        // FoundationNetworking parses every `Set-Cookie` line as it arrives unless the policy is
-        // `.never`, whatever the storage.
+        // The transport keeps the cookies (for both peers of a routing transport): Foundation's own
+        // `Set-Cookie` parser traps on values a server can send (``CookieJar``), so the session
+        // never parses them. FoundationNetworking parses every `Set-Cookie` line as it arrives
+        // unless the policy is `.never`, whatever the storage.
         let cookies = CookieJar(configuration: configuration)
         configuration.httpShouldSetCookies = false
         configuration.httpCookieAcceptPolicy = .never
         configuration.httpCookieStorage = nil
-        self.cookies = cookies
-        router = TaskRouter()
-        session = URLSession(configuration: configuration, delegate: router, delegateQueue: nil)
-        direct = usesDirectHTTP1 ? DirectTransport(configuration: configuration, cookies: cookies) : nil
+        return (configuration, cookies)
     }
 
-    deinit { session.finishTasksAndInvalidate() }
+    // The session belongs to the routing transport's peer when this one stands for it.
+    deinit { if routing == nil { session.finishTasksAndInvalidate() } }
 
     public func send(_ request: URLRequest, context: TransportContext) async throws -> TransportResponse {
-        if let direct, let route = direct.route(for: request, context: context) {
-            return try await direct.send(request, context: context, route: route)
-        }
+        if let routing { return try await routing.send(request, context: context) }
         var request = request
         if let cookie = cookies?.header(for: request) { request.setValue(cookie, forHTTPHeaderField: "Cookie") }
         let response = try await sendThroughSession(request, context: context)

@@ -23,7 +23,7 @@ final class KeptAliveConnection: Sendable {
     init(_ socket: SocketConnection) { self.socket = socket }
 }
 
-/// The connections of a ``DirectTransport``: at most ``Limits/perOrigin`` open to one origin (host
+/// The connections of an ``HTTP1Transport``: at most ``Limits/perOrigin`` open to one origin (host
 /// and port) and ``Limits/total`` in all, idle ones closed after ``Limits/idleTimeout``.
 ///
 /// The decisions are ``ConnectionPoolState``'s; this class holds it under a lock, makes the

@@ -20,7 +20,7 @@ import Foundation
 /// only if it is not open yet, the request does not ask for `Connection: close`, and ``run()``
 /// tells whether the connection can carry the next request.
 ///
-/// Runs on the calling thread and blocks it; ``DirectTransport`` gives it a thread.
+/// Runs on the calling thread and blocks it; ``HTTP1Transport`` gives it a thread.
 struct DirectExchange {
     let request: URLRequest
     let url: URL

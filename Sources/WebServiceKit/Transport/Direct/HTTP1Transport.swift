@@ -5,38 +5,56 @@ import Foundation
     import FoundationNetworking
 #endif
 
-/// Sends requests to `http` URLs over plain HTTP/1.1 itself: GET and HEAD requests without a
-/// body on kept-alive connections, requests with a streamed body and downloads to a file on a
-/// connection and a thread of their own.
+/// Sends requests to plain `http` URLs over HTTP/1.1 connections of its own, without `URLSession`:
+/// GET and HEAD requests without a body on kept-alive connections, every other request (a
+/// streamed body, a body in memory, a download to a file) on a connection and a thread of its own.
+///
+/// ``RoutingTransport``, the client's default, sends most plain-`http` traffic here on Linux and
+/// the rest through ``URLSessionTransport``. Use this transport on its own when every call goes to
+/// `http` URLs that no proxy stands in front of:
+///
+/// ```swift
+/// let client = WebServiceClient(serviceRoot: root, transport: HTTP1Transport(configuration: .ephemeral))
+/// ```
 ///
 /// Foundation's `URLSession` on Linux passes every request through libcurl's thread, a work
 /// queue and the delegate queue: some 20 thread switches and 450 µs of CPU for a small GET on
 /// loopback. A GET on a kept-alive connection here takes one thread hand-off each way. Foundation
 /// also sends every stream chunked (never with `Content-Length`, which some servers require) and
-/// spends a callback, a timer and a copy on each 64 KiB; this path sends the length up front and
-/// writes 512 KiB at a time. Its download tasks reopen their file for every 16 KiB; this path
-/// writes the body to the call's file as it reads it.
+/// spends a callback, a timer and a copy on each 64 KiB; this transport sends the length up front
+/// (`Expect: 100-continue` for large bodies) and writes 512 KiB at a time. Its download tasks
+/// reopen their file for every 16 KiB; this transport writes the body to the call's file as it
+/// reads it.
 ///
-/// It takes only requests it can carry as the session would: `http` URLs, no proxy configured or
-/// in the environment, no `Accept-Encoding` other than `identity` asked for. Responses are never
-/// decompressed, so no `Accept-Encoding` is offered; a GET or HEAD whose response comes encoded
-/// anyway throws ``EncodedResponse``, and the caller sends it through the session, which decodes
-/// it (GET and HEAD are safe to repeat, RFC 9110 §9.2.1). Cookies follow the session
-/// configuration; the session's additional header fields are sent, and `Accept` and
-/// `User-Agent` as Foundation sends them when the request has none.
-final class DirectTransport: Sendable {
+/// Connections, kept-alive or not, follow the configuration's `httpMaximumConnectionsPerHost`
+/// per origin (6 by default), with a total cap across origins; later calls wait in order,
+/// cancellable; idle ones close after 30 s. A GET or HEAD that meets a kept-alive connection the server has just
+/// closed goes again on a new one (RFC 9112 §9.3.1). `Accept-Encoding` is sent only when the
+/// request has it; a `gzip` or `deflate` body is decoded as it arrives, and any other coding is
+/// passed on unchanged with its `Content-Encoding` field. Cookies follow the configuration; the
+/// configuration's additional header fields are sent, and `Accept` and `User-Agent` when the
+/// request has none.
+///
+/// It carries only `http` URLs: any other scheme (`https` included) fails with
+/// `URLError(.unsupportedURL)` before a connection is opened. It connects directly: the
+/// configuration's proxy settings and the environment's `http_proxy` are not used (the routing
+/// transport sends such requests through the session instead).
+public final class HTTP1Transport: WebServiceTransport {
     private let additionalHeaders: [String: String]
     private let cookies: CookieJar?
-    private let proxyConfigured: Bool
-    /// Read once, when the transport is made: building the environment's dictionary on every
-    /// call would cost more than the rest of a kept-alive GET's bookkeeping.
-    private let proxyEnvironment = ProxyEnvironment.current
-    /// Every connection of this path, kept-alive or not, counts against its caps
+    /// Every connection of this transport, kept-alive or not, counts against its caps
     /// (``ConnectionPool/limits(for:)``).
     let pool: ConnectionPool
 
-    /// A transport for `configuration`; `limits` replaces the pool's caps and idle timeout (for
-    /// tests).
+    /// Creates a transport with the connection caps, additional header fields and cookies of
+    /// `configuration` (`.default` shares `HTTPCookieStorage.shared`; `.ephemeral` keeps cookies
+    /// in memory per transport).
+    public convenience init(configuration: URLSessionConfiguration = .default) {
+        self.init(configuration: configuration, cookies: CookieJar(configuration: configuration))
+    }
+
+    /// A transport for `configuration` with the cookie jar `cookies` (a routing transport's, shared
+    /// with its session); `limits` replaces the pool's caps and idle timeout (for tests).
     init(configuration: URLSessionConfiguration, cookies: CookieJar?, limits: ConnectionPool.Limits? = nil) {
         pool = ConnectionPool(limits: limits ?? ConnectionPool.limits(for: configuration))
         // What Foundation's libcurl sends when a request has neither.
@@ -46,36 +64,36 @@ final class DirectTransport: Sendable {
         }
         additionalHeaders = headers
         self.cookies = cookies
-        proxyConfigured = !(configuration.connectionProxyDictionary ?? [:]).isEmpty
     }
 
-    /// How this path carries a request.
+    /// How this transport carries a request.
     enum Route {
         /// A GET or HEAD without a body, on a kept-alive connection.
         case keptAlive
-        /// A streamed body or a download to a file, on a connection and a thread of its own.
+        /// A streamed body, a body in memory or a download to a file, on a connection and a
+        /// thread of its own.
         case ownConnection
     }
 
-    /// How this path carries `request`; `nil` when the session should.
-    func route(for request: URLRequest, context: TransportContext) -> Route? {
-        guard let url = request.url, url.scheme?.lowercased() == "http", let host = url.host, !host.isEmpty,
-            !proxyConfigured, !proxyEnvironment.appliesTo(host: host)
-        else { return nil }
-        if request.httpBodyStream != nil || context.download != nil { return .ownConnection }
-        return Self.keepsAlive(request) ? .keptAlive : nil
+    /// Sends `request`, which must have an `http` URL; throws `URLError(.unsupportedURL)` for any
+    /// other scheme.
+    public func send(_ request: URLRequest, context: TransportContext) async throws -> TransportResponse {
+        // Never an `https` request in the clear.
+        guard request.url?.scheme?.lowercased() == "http" else { throw URLError(.unsupportedURL) }
+        let route: Route = context.download == nil && Self.keepsAlive(request) ? .keptAlive : .ownConnection
+        return try await send(request, context: context, route: route)
     }
 
     /// Whether `request` goes over a kept-alive connection: a GET or HEAD without a body.
     /// Downloads to a file keep a connection of their own.
-    private static func keepsAlive(_ request: URLRequest) -> Bool {
+    static func keepsAlive(_ request: URLRequest) -> Bool {
         guard request.httpBodyStream == nil, request.httpBody?.isEmpty ?? true else { return false }
         // URLRequest's method is GET unless set (the library sets it only for other methods).
         guard let method = request.httpMethod else { return true }
         return method == "GET" || method == "HEAD"
     }
 
-    /// Sends `request` the way ``route(for:context:)`` chose.
+    /// Sends `request` the way `route` says.
     func send(_ request: URLRequest, context: TransportContext, route: Route) async throws -> TransportResponse {
         guard let url = request.url else { throw URLError(.badURL) }
         if route == .keptAlive { return try await sendKeptAlive(request, url: url, context: context) }
@@ -186,31 +204,4 @@ final class DirectTransport: Sendable {
 private struct UnsafeSendable<Value>: @unchecked Sendable {
     let value: Value
     init(_ value: Value) { self.value = value }
-}
-
-/// The proxy settings libcurl (and so `URLSession` on Linux) reads from the environment.
-struct ProxyEnvironment: Sendable {
-    var proxy: String?
-    var noProxy: String?
-
-    static var current: ProxyEnvironment {
-        let environment = ProcessInfo.processInfo.environment
-        let proxy = ["http_proxy", "all_proxy", "ALL_PROXY"].lazy.compactMap { environment[$0] }.first { !$0.isEmpty }
-        return ProxyEnvironment(proxy: proxy, noProxy: environment["no_proxy"] ?? environment["NO_PROXY"])
-    }
-
-    /// Whether requests to `host` would go through the proxy: `no_proxy` lists hosts and domain
-    /// suffixes that go direct, and `*` means every host.
-    func appliesTo(host: String) -> Bool {
-        guard proxy != nil else { return false }
-        let host = host.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
-        for entry in (noProxy ?? "").split(separator: ",") {
-            var entry = entry.trimmingCharacters(in: .whitespaces).lowercased()
-            if entry == "*" { return false }
-            if entry.hasPrefix(".") { entry.removeFirst() }
-            if entry.isEmpty { continue }
-            if host == entry || host.hasSuffix("." + entry) { return false }
-        }
-        return true
-    }
 }
