@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import WebServiceKit
+import WebServiceKitXML
 import WebServiceKitTesting
 import XCTest
 

@@ -1,5 +1,7 @@
 import Foundation
 import WebServiceKit
+import WebServiceKitOData
+import WebServiceKitJSONRPC
 import WebServiceKitTesting
 import XCTest
 
