@@ -1,7 +1,7 @@
-
 #if canImport(WebServiceKit)
     import WebServiceKit
 #endif
+
 // Operators and functions of OData common expressions (OData 4.01 Part 2 §5.1.1).
 
 extension ODataExpression {

@@ -1,7 +1,7 @@
-
 #if canImport(WebServiceKit)
     import WebServiceKit
 #endif
+
 /// A typed OData common expression: the value of `$filter`, `$orderby` items, `$compute`
 /// items, and lambda predicates.
 ///

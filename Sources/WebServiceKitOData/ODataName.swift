@@ -1,7 +1,7 @@
-
 #if canImport(WebServiceKit)
     import WebServiceKit
 #endif
+
 /// The rules for names in OData URLs (OData ABNF `odataIdentifier`, `qualifiedTypeName`,
 /// `memberExpr`).
 enum ODataName {

@@ -1,7 +1,7 @@
-
 #if canImport(WebServiceKit)
     import WebServiceKit
 #endif
+
 /// An OData request (ROAD's `RFODataFetchRequest`): a resource path and query options. Pass it
 /// as an argument of a call whose descriptor has an ``ODataURLBuilder``.
 ///

@@ -1,7 +1,7 @@
-
 #if canImport(WebServiceKit)
     import WebServiceKit
 #endif
+
 /// The system query options of a request or of an expanded navigation property (OData 4.01
 /// Part 2 §5): `$filter`, `$select`, `$expand`, `$orderby`, `$top`, `$skip`, `$count`,
 /// `$search`, `$compute`, `$levels`, `$format` and custom parameters.

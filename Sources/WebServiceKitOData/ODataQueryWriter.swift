@@ -1,7 +1,7 @@
-
 #if canImport(WebServiceKit)
     import WebServiceKit
 #endif
+
 /// Writes an ``ODataQuery`` as URL text, percent-encoded per the OData 4.01 URL conventions
 /// (Part 2 §2): a space is `%20` (never `+`), `+` is `%2B` (servers decode a bare `+` as a
 /// space), and `&`, `#`, `%` inside values are escaped. Every value is encoded exactly once, here.

@@ -35,7 +35,8 @@ public struct ODataURLBuilder: URLBuilder {
     static func sameOrigin(_ first: URL, _ second: URL) -> Bool {
         func origin(_ url: URL) -> (scheme: String, host: String, port: Int) {
             let scheme = url.scheme?.lowercased() ?? ""
-            return (scheme, url.host?.lowercased() ?? "", url.port ?? (scheme == "https" ? 443 : scheme == "http" ? 80 : -1))
+            let port = url.port ?? (scheme == "https" ? 443 : scheme == "http" ? 80 : -1)
+            return (scheme, url.host?.lowercased() ?? "", port)
         }
         return origin(first) == origin(second)
     }

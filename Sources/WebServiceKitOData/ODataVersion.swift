@@ -1,7 +1,7 @@
-
 #if canImport(WebServiceKit)
     import WebServiceKit
 #endif
+
 /// The OData protocol version whose URL conventions a query is written in.
 ///
 /// The version decides literal forms (`datetime'…'` and `guid'…'` before v4), function names

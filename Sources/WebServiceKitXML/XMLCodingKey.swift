@@ -1,7 +1,7 @@
-
 #if canImport(WebServiceKit)
     import WebServiceKit
 #endif
+
 /// A coding key made up by the XML coders: for array indices, dictionary-like lookups, `super`
 /// and the steps of a decoding path.
 struct XMLCodingKey: CodingKey, Sendable {

@@ -1,7 +1,7 @@
-
 #if canImport(WebServiceKit)
     import WebServiceKit
 #endif
+
 /// The state one `XMLValueDecoder.decode` call shares between all its decoders and containers.
 final class XMLDecodingState {
     let options: XMLValueDecoder

@@ -1,7 +1,7 @@
-
 #if canImport(WebServiceKit)
     import WebServiceKit
 #endif
+
 /// The state one `XMLValueEncoder.encode` call shares between all its encoders and containers.
 final class XMLEncodingState {
     let options: XMLValueEncoder

@@ -1,7 +1,7 @@
-
 #if canImport(WebServiceKit)
     import WebServiceKit
 #endif
+
 /// Where a property of a `Codable` value goes in its XML element.
 ///
 /// ```swift

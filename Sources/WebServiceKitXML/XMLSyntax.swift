@@ -1,7 +1,7 @@
-
 #if canImport(WebServiceKit)
     import WebServiceKit
 #endif
+
 /// The lexical rules of XML 1.0 that the encoder checks before it writes a name or a text.
 enum XMLSyntax {
     /// Whether `name` is an XML `Name` (XML 1.0 §2.3), so it can name an element or an attribute.

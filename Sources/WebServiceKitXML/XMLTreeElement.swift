@@ -1,7 +1,7 @@
-
 #if canImport(WebServiceKit)
     import WebServiceKit
 #endif
+
 /// One element of an XML document: the small tree both ``XMLValueEncoder`` and ``XMLValueDecoder`` work on.
 ///
 /// The model keeps what `Codable` values need: the name, the attributes in order, the child

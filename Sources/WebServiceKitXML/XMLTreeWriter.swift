@@ -1,7 +1,7 @@
-
 #if canImport(WebServiceKit)
     import WebServiceKit
 #endif
+
 /// Writes an ``XMLTreeElement`` tree as XML text.
 ///
 /// Names and text were checked by the encoder (``XMLSyntax``), so writing cannot fail.

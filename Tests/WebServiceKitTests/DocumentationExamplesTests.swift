@@ -1,8 +1,8 @@
 import Dispatch
 import Foundation
 import WebServiceKit
-import WebServiceKitXML
 import WebServiceKitTesting
+import WebServiceKitXML
 import XCTest
 
 #if canImport(FoundationNetworking)

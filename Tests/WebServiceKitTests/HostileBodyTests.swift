@@ -1,7 +1,7 @@
 import Foundation
 import WebServiceKit
-import WebServiceKitOData
 import WebServiceKitJSONRPC
+import WebServiceKitOData
 import WebServiceKitTesting
 import XCTest
 

@@ -1,7 +1,7 @@
 import Foundation
 import WebServiceKit
-import WebServiceKitXML
 import WebServiceKitTesting
+import WebServiceKitXML
 import XCTest
 
 final class SerializerTests: XCTestCase {
