@@ -33,12 +33,13 @@ struct ODataQueryWriter {
         }
     }
 
+    private static let hexDigits = Array("0123456789ABCDEF".utf8)
+
     /// Percent-encodes (RFC 3986 §2.1, upper-case hex digits) every byte of the UTF-8 form of
     /// `text` that is not in `allowed`.
     static func percentEncode(_ text: String, allowed: AllowedBytes) -> String {
         let utf8 = text.utf8
         guard let first = utf8.firstIndex(where: { !allowed.contains($0) }) else { return text }
-        let hexDigits = Array("0123456789ABCDEF".utf8)
         var bytes: [UInt8] = []
         bytes.reserveCapacity(utf8.count + 16)
         bytes.append(contentsOf: utf8[..<first])
@@ -46,7 +47,9 @@ struct ODataQueryWriter {
             if allowed.contains(byte) {
                 bytes.append(byte)
             } else {
-                bytes += [UInt8(ascii: "%"), hexDigits[Int(byte >> 4)], hexDigits[Int(byte & 0x0F)]]
+                bytes.append(UInt8(ascii: "%"))
+                bytes.append(hexDigits[Int(byte >> 4)])
+                bytes.append(hexDigits[Int(byte & 0x0F)])
             }
         }
         return String(decoding: bytes, as: UTF8.self)
