@@ -3,7 +3,6 @@ import XCTest
 
 @testable import WebServiceKit
 @testable import WebServiceKitOData
-@testable import WebServiceKitXML
 
 /// OData error bodies nested as deep as Foundation's parsers allow, and far deeper, read on a
 /// small stack: the JSON reader keeps the `innererror` as text (Foundation's parser stops at 512
