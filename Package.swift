@@ -3,11 +3,21 @@
 // Dispatch only.
 import PackageDescription
 
+/// What the library's own tests link: the core, its three format products, and the test support.
+let products: [Target.Dependency] = [
+    "WebServiceKit", "WebServiceKitOData", "WebServiceKitJSONRPC", "WebServiceKitXML", "WebServiceKitTesting",
+]
+
 let package = Package(
     name: "WebServiceKit",
     platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9)],
     products: [
         .library(name: "WebServiceKit", targets: ["WebServiceKit"]),
+        // OData, JSON-RPC and XML are products of their own, built on WebServiceKit's public API
+        // only: an app that needs none of them imports (and links) none of them.
+        .library(name: "WebServiceKitOData", targets: ["WebServiceKitOData"]),
+        .library(name: "WebServiceKitJSONRPC", targets: ["WebServiceKitJSONRPC"]),
+        .library(name: "WebServiceKitXML", targets: ["WebServiceKitXML"]),
         .library(name: "WebServiceKitTesting", targets: ["WebServiceKitTesting"]),
         .executable(name: "webservice-demo", targets: ["WebServiceDemo"]),
         .executable(name: "webservice-bench", targets: ["WebServiceKitBenchmarks"]),
@@ -16,14 +26,19 @@ let package = Package(
     ],
     targets: [
         .target(name: "WebServiceKit"),
+        .target(name: "WebServiceKitOData", dependencies: ["WebServiceKit"]),
+        .target(name: "WebServiceKitJSONRPC", dependencies: ["WebServiceKit"]),
+        .target(name: "WebServiceKitXML", dependencies: ["WebServiceKit"]),
         .target(name: "WebServiceKitTesting", dependencies: ["WebServiceKit"]),
-        .executableTarget(name: "WebServiceDemo", dependencies: ["WebServiceKit"], path: "Samples/Demo"),
+        .executableTarget(
+            name: "WebServiceDemo", dependencies: ["WebServiceKit", "WebServiceKitOData", "WebServiceKitJSONRPC"],
+            path: "Samples/Demo"),
         .executableTarget(
             name: "WebServiceKitBenchmarks",
-            dependencies: ["WebServiceKit", "WebServiceKitTesting"],
+            dependencies: ["WebServiceKit", "WebServiceKitOData", "WebServiceKitJSONRPC", "WebServiceKitTesting"],
             path: "Benchmarks/WebServiceKitBenchmarks"),
-        .testTarget(name: "WebServiceKitTests", dependencies: ["WebServiceKit", "WebServiceKitTesting"]),
-        .testTarget(name: "WebServiceKitIntegrationTests", dependencies: ["WebServiceKit", "WebServiceKitTesting"]),
+        .testTarget(name: "WebServiceKitTests", dependencies: products),
+        .testTarget(name: "WebServiceKitIntegrationTests", dependencies: products),
         // The IDL import tool: a Foundation-only library and a thin command-line front end.
         .target(name: "WebServiceGenKit"),
         .executableTarget(name: "webservice-gen", dependencies: ["WebServiceGenKit"]),

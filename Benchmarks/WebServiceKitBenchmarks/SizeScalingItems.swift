@@ -1,5 +1,7 @@
 import Foundation
 import WebServiceKit
+import WebServiceKitJSONRPC
+import WebServiceKitOData
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking

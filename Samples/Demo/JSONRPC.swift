@@ -1,5 +1,6 @@
 import Foundation
 import WebServiceKit
+import WebServiceKitJSONRPC
 
 /// The named params of the demo server's `subtract`.
 struct DemoSubtraction: Encodable, Sendable {

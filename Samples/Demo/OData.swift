@@ -1,5 +1,6 @@
 import Foundation
 import WebServiceKit
+import WebServiceKitOData
 
 /// An OData product, with the properties the demo asks for.
 struct ODataProduct: Decodable, Sendable {

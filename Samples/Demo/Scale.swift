@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import WebServiceKit
+import WebServiceKitOData
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking

@@ -1,5 +1,6 @@
 import Foundation
 import WebServiceKit
+import WebServiceKitXML
 import XCTest
 
 #if canImport(FoundationNetworking)

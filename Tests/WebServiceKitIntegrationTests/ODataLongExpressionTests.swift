@@ -1,5 +1,6 @@
 import Foundation
 import WebServiceKit
+import WebServiceKitOData
 import XCTest
 
 /// Long and deep filters written by the iterative expression writer, read by a real OData service

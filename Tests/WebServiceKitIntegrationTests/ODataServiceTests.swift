@@ -1,5 +1,6 @@
 import Foundation
 import WebServiceKit
+import WebServiceKitOData
 import XCTest
 
 /// Generated queries against a real OData v4.01 service (PyPI `odatapy`, started by

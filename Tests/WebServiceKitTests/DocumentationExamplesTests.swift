@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import WebServiceKit
 import WebServiceKitTesting
+import WebServiceKitXML
 import XCTest
 
 #if canImport(FoundationNetworking)

@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 
 @testable import WebServiceKit
+@testable import WebServiceKitOData
 
 /// One test per finding of the libFuzzer targets in `Tests/Fuzz` (run with `Scripts/fuzz`): each
 /// feeds the input that broke an invariant, or crashed, through the same code. The inputs are

@@ -1,5 +1,7 @@
 import Foundation
 import WebServiceKit
+import WebServiceKitJSONRPC
+import WebServiceKitOData
 import WebServiceKitTesting
 import XCTest
 

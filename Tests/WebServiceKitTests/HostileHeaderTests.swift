@@ -1,5 +1,6 @@
 import Foundation
 import WebServiceKit
+import WebServiceKitJSONRPC
 import WebServiceKitTesting
 import XCTest
 

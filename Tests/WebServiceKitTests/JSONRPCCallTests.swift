@@ -1,5 +1,6 @@
 import Foundation
 import WebServiceKit
+import WebServiceKitJSONRPC
 import WebServiceKitTesting
 import XCTest
 
@@ -119,6 +120,21 @@ final class JSONRPCCallTests: XCTestCase {
             guard case .invalidArguments = error else { return XCTFail("\(error)") }
         }
         XCTAssertEqual(stubs.requests.count, 1)
+    }
+
+    func testTheBodyComesAfterTheLargestWildcardOfThePathTheHeadersAndTheCacheIdentifier() {
+        let cases: [(JSONRPCEndpoint, Int)] = [
+            (JSONRPCEndpoint(relativePath: "rpc"), 0),
+            (JSONRPCEndpoint(relativePath: "a%20b/%%0%%/rpc?v=%%0%%"), 1),
+            (JSONRPCEndpoint(relativePath: "rpc?tenant=%%3%%", headers: ["X-Trace": "t-%%1%%"]), 4),
+            (JSONRPCEndpoint(relativePath: "%%0%%", headers: ["X-Trace": "%%1%%"], cacheIdentifier: "rpc-%%5%%"), 6),
+            // A malformed template: the endpoint takes no wildcard arguments (its calls fail anyway).
+            (JSONRPCEndpoint(relativePath: "rpc/%%x%%"), 0),
+        ]
+        for (endpoint, count) in cases {
+            XCTAssertEqual(endpoint.argumentCount, count, endpoint.call.relativePath)
+            XCTAssertEqual(endpoint.call.bodyParameter, count, endpoint.call.relativePath)
+        }
     }
 
     // MARK: Answers

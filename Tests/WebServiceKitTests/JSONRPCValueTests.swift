@@ -1,5 +1,6 @@
 import Foundation
 import WebServiceKit
+import WebServiceKitJSONRPC
 import XCTest
 
 /// JSON values, ids, id generators and error codes.

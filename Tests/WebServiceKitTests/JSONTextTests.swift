@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 
 @testable import WebServiceKit
+@testable import WebServiceKitJSONRPC
 
 /// The element scanner a batch's results are decoded through: each element's exact bytes,
 /// whatever its strings hold, and `nil` for text that is not one array.

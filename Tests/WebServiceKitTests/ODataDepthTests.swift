@@ -1,5 +1,6 @@
 import Foundation
 import WebServiceKit
+import WebServiceKitOData
 import XCTest
 
 /// Deep and long expressions (issue 19 item 10, issue 25 item 2): written without recursion, in

@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 
 @testable import WebServiceKit
+@testable import WebServiceKitOData
 
 /// OData error bodies nested as deep as Foundation's parsers allow, and far deeper, read on a
 /// small stack: the JSON reader keeps the `innererror` as text (Foundation's parser stops at 512

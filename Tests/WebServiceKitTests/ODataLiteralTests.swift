@@ -1,5 +1,6 @@
 import Foundation
 import WebServiceKit
+import WebServiceKitOData
 import XCTest
 
 /// Literal formatting (OData 4.01 Part 2 §5.1.1.6.1 and the ABNF `primitiveLiteral`) and the

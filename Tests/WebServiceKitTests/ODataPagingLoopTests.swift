@@ -1,5 +1,6 @@
 import Foundation
 import WebServiceKit
+import WebServiceKitOData
 import XCTest
 
 #if canImport(FoundationNetworking)

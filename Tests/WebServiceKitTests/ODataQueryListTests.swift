@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 
 @testable import WebServiceKit
+@testable import WebServiceKitOData
 
 /// The array forms of the list options and the consuming chained setters (issue 25, item 3):
 /// the same URL as the chained and variadic calls, nothing for an empty array, and value

@@ -1,5 +1,6 @@
 import Foundation
 import WebServiceKit
+import WebServiceKitOData
 import XCTest
 
 /// Expressions, query options and their percent-encoding (OData 4.01 Part 2 §2, §5).

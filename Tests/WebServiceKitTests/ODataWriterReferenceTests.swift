@@ -1,5 +1,6 @@
 import Foundation
 import WebServiceKit
+import WebServiceKitOData
 import XCTest
 
 /// The iterative expression writer against a recursive reference: the algorithm the library used

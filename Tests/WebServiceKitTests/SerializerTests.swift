@@ -1,6 +1,7 @@
 import Foundation
 import WebServiceKit
 import WebServiceKitTesting
+import WebServiceKitXML
 import XCTest
 
 final class SerializerTests: XCTestCase {

@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 
 @testable import WebServiceKit
+@testable import WebServiceKitXML
 
 final class XMLCoderTests: XCTestCase {
     // MARK: - Test types (nested so they cannot clash with other test files)

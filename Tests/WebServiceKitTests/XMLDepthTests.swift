@@ -1,5 +1,6 @@
 import Foundation
 import WebServiceKit
+import WebServiceKitXML
 import XCTest
 
 /// A recursive type: `<Chain><next><next/></next></Chain>` is three levels.

@@ -48,6 +48,24 @@ public enum WebServiceError: Error, Sendable, CustomStringConvertible {
         /// The status code of the response.
         public let statusCode: Int
 
+        init(underlying: any Error, bodyExcerpt: String, statusCode: Int) {
+            self.underlying = underlying
+            self.bodyExcerpt = bodyExcerpt
+            self.statusCode = statusCode
+        }
+
+        /// Creates the failure of code that decodes a response body after its call returned (the
+        /// JSON-RPC product decodes each result when it is asked for): the excerpt is the start of
+        /// `body`, cut as the client cuts it.
+        ///
+        /// - Parameters:
+        ///   - underlying: The decoder's error.
+        ///   - body: The body that could not be decoded.
+        ///   - statusCode: The status code of the response.
+        public init(underlying: any Error, body: Data, statusCode: Int) {
+            self.init(underlying: underlying, bodyExcerpt: WebServiceError.excerpt(of: body), statusCode: statusCode)
+        }
+
         public var description: String {
             "could not decode the response (status \(statusCode)): \(Self.describe(underlying)); body starts: \(bodyExcerpt)"
         }

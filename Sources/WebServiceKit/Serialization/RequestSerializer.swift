@@ -40,11 +40,6 @@ extension RequestSerializer where Self == TextRequestSerializer {
     public static var text: TextRequestSerializer { TextRequestSerializer() }
 }
 
-extension RequestSerializer where Self == XMLRequestSerializer {
-    /// XML through ``XMLValueEncoder``, `Content-Type: application/xml`.
-    public static var xml: XMLRequestSerializer { XMLRequestSerializer() }
-}
-
 /// Encodes `Encodable` body values as JSON.
 public struct JSONRequestSerializer: RequestSerializer {
     /// The encoder; `JSONEncoder` is documented as safe to share once configured.
@@ -77,27 +72,6 @@ public struct TextRequestSerializer: RequestSerializer {
         default: throw SerializationError("a text body must be a String; got \(type(of: value))")
         }
         return SerializedBody(data: try charset.encode(text), contentType: "\(mediaType); charset=\(charset.ianaName)")
-    }
-}
-
-/// Encodes `Encodable` body values as XML through ``XMLValueEncoder``.
-public struct XMLRequestSerializer: RequestSerializer {
-    /// The encoder.
-    public let encoder: XMLValueEncoder
-
-    /// Creates a serializer.
-    public init(encoder: XMLValueEncoder = XMLValueEncoder()) { self.encoder = encoder }
-
-    public func serialize(_ value: Any, charset: Charset) throws -> SerializedBody {
-        let encodable = try SerializationError.encodable(value, for: "an XML body")
-        // The declaration names the charset the document is really written in.
-        var encoder = encoder
-        let declares = encoder.includesDeclaration
-        encoder.includesDeclaration = false
-        var text = String(decoding: try encoder.encode(encodable), as: UTF8.self)
-        if declares { text = "<?xml version=\"1.0\" encoding=\"\(charset.ianaName)\"?>" + text }
-        return SerializedBody(
-            data: try charset.encode(text), contentType: "application/xml; charset=\(charset.ianaName)")
     }
 }
 

@@ -85,22 +85,6 @@ public struct JSONResponseSerializer<Output: Decodable & Sendable>: ResponseSeri
     }
 }
 
-/// Decodes XML with ``XMLValueDecoder``, from the descriptor's `serializationRoot` when it has one
-/// (element names below the document element).
-public struct XMLResponseSerializer<Output: Decodable & Sendable>: ResponseSerializer {
-    /// The decoder.
-    public let decoder: XMLValueDecoder
-
-    /// Creates a serializer.
-    public init(decoder: XMLValueDecoder = XMLValueDecoder()) { self.decoder = decoder }
-
-    public var supportsSerializationRoot: Bool { true }
-
-    public func deserialize(_ body: Data, context: ResponseContext) throws -> Output {
-        try decoder.decode(Output.self, from: body, at: context.serializationRoot ?? [])
-    }
-}
-
 /// Hands the body over untouched (serialization disabled).
 public struct DataResponseSerializer: ResponseSerializer {
     /// Creates a serializer.
