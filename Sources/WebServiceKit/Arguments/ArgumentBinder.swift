@@ -53,13 +53,17 @@ struct ArgumentBinder {
         )
     }
 
+    /// Whether any argument has a role its run-time type decides: without one there is nothing
+    /// to search, no multipart part, no implicit body and no argument left unused.
+    var hasOpenPositions: Bool { arguments.count > plan.firstSearched }
+
     /// Decides the role of every open position (and of the `bodyParameter`'s) by its argument's
     /// run-time type, once each and in order: a ``DownloadDestination`` (at most one), an argument
     /// `urlBuilder` accepts (not the `bodyParameter`), a ``FormData`` or `[FormData]` part, or
     /// else one left for the body.
     func searchOpenPositions(urlBuilder: (any URLBuilder)?) throws(WebServiceError) -> OpenArguments {
         var found = OpenArguments()
-        guard arguments.count > plan.firstSearched else { return found }
+        guard hasOpenPositions else { return found }
         for index in plan.firstSearched..<arguments.count {
             let role = plan.role(index)
             if role == .declared { continue }
