@@ -17,6 +17,10 @@ public struct CallDescriptor: Sendable {
     public var fields: CallFields { storage.fields }
 
     /// The field `field` of ``fields``: `descriptor.method`, `descriptor.relativePath`…
+    ///
+    /// Inlinable, so that a read in another module is a load of the one field, not a key-path
+    /// application (nor a copy of every field).
+    @inlinable
     public subscript<Field>(dynamicMember field: KeyPath<CallFields, Field>) -> Field {
         storage.fields[keyPath: field]
     }
@@ -29,7 +33,7 @@ public struct CallDescriptor: Sendable {
     /// The fields, shared by every copy: a descriptor travels through each call's pipeline by
     /// value, and copying one reference costs one retain where twenty fields cost twenty. The
     /// library reads a field through it (`storage.fields.method`), which copies nothing.
-    let storage: Storage
+    @usableFromInline let storage: Storage
 
     /// Makes a descriptor of `fields`, checking and compiling them once.
     ///
@@ -39,10 +43,10 @@ public struct CallDescriptor: Sendable {
         storage = Storage(fields, supportsSerializationRoot: supportsSerializationRoot)
     }
 
-    final class Storage: Sendable {
+    @usableFromInline final class Storage: Sendable {
         let id: CallID
         let name: String
-        let fields: CallFields
+        @usableFromInline let fields: CallFields
         let compiled: Result<CompiledCall, WebServiceError>
 
         init(_ fields: CallFields, supportsSerializationRoot: Bool) {

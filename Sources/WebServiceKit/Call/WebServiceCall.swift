@@ -26,6 +26,8 @@ public struct WebServiceCall<Response: Sendable>: Sendable {
     /// Turns the response body into `Response`.
     public let responseSerializer: any ResponseSerializer<Response>
 
+    /// The descriptor's field `field`: `call.method`, `call.timeout`, `call.fields`…
+    @inlinable
     public subscript<Field>(dynamicMember field: KeyPath<CallDescriptor, Field>) -> Field { descriptor[keyPath: field] }
 
     /// Throws the problem that makes every call of this descriptor fail, if there is one; use it
