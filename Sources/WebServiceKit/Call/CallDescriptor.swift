@@ -18,8 +18,8 @@ public struct CallDescriptor: Sendable {
 
     /// The field `field` of ``fields``: `descriptor.method`, `descriptor.relativePath`…
     ///
-    /// Inlinable, so that a read in another module is a load of the one field, not a key-path
-    /// application (nor a copy of every field).
+    /// Inlinable, so that another module's optimizer can reduce a read to the one field instead
+    /// of applying a key path at run time.
     @inlinable
     public subscript<Field>(dynamicMember field: KeyPath<CallFields, Field>) -> Field {
         storage.fields[keyPath: field]
@@ -43,6 +43,7 @@ public struct CallDescriptor: Sendable {
         storage = Storage(fields, supportsSerializationRoot: supportsSerializationRoot)
     }
 
+    /// The fields, the name in use, the identity and the compiled form: made once per descriptor.
     @usableFromInline final class Storage: Sendable {
         let id: CallID
         let name: String
