@@ -1,33 +1,32 @@
-/// Hands each argument to the one place that consumes it, and reports what is missing or unused.
+/// One call's arguments, read along its descriptor's ``ArgumentPlan``.
 ///
-/// An argument is consumed by a wildcard, the body, the progress handler, or the URL builder;
-/// one that nothing consumes is an error, never silently dropped.
+/// Every argument is consumed by a wildcard, the body, the progress handler, the download
+/// destination, a multipart part or the URL builder; one that nothing consumes is an error, never
+/// silently dropped. Declared positions are checked as they are used (a missing argument is named
+/// with its use); the open positions are searched once (``searchOpenPositions(urlBuilder:)``).
 struct ArgumentBinder {
     let arguments: [any Sendable]
-    private(set) var consumed: [Bool]
+    let plan: ArgumentPlan
 
-    init(_ arguments: [any Sendable]) {
+    init(_ arguments: [any Sendable], plan: ArgumentPlan) {
         self.arguments = arguments
-        consumed = Array(repeating: false, count: arguments.count)
+        self.plan = plan
     }
 
-    /// The argument at `index`, marked consumed; a typed error when it was not passed.
+    /// The argument at `index`; a typed error when it was not passed.
     ///
     /// `place` names the use in that error, and is only built for it.
-    mutating func take(_ index: Int, for place: @autoclosure () -> String) throws(WebServiceError) -> any Sendable {
+    func take(_ index: Int, for place: @autoclosure () -> String) throws(WebServiceError) -> any Sendable {
         guard index < arguments.count else {
             throw .invalidArguments(
                 index: index,
                 reason: "missing: \(place()) uses argument \(index) but only \(arguments.count) were passed")
         }
-        consumed[index] = true
         return arguments[index]
     }
 
     /// The wildcard value of the argument at `index`.
-    mutating func wildcard(_ index: Int, in place: @autoclosure () -> String) throws(WebServiceError)
-        -> WildcardValue
-    {
+    func wildcard(_ index: Int, in place: @autoclosure () -> String) throws(WebServiceError) -> WildcardValue {
         let argument = try take(index, for: "%%\(index)%% in the \(place())")
         guard let value = WildcardConversion.value(of: argument) else {
             throw .invalidArguments(
@@ -38,19 +37,90 @@ struct ArgumentBinder {
         return value
     }
 
-    /// Indices of arguments nothing has consumed yet.
-    var unconsumedIndices: [Int] { consumed.indices.filter { !consumed[$0] } }
+    /// The `progressParameter` argument, in one of its two forms: which one is the only decision
+    /// its run-time type makes.
+    func progress() throws(WebServiceError) -> (ProgressHandler?, TransferProgressHandler?) {
+        guard let index = plan.progressParameter else { return (nil, nil) }
+        let argument = try take(index, for: "progressParameter")
+        if let handler = argument as? ProgressHandler { return (handler, nil) }
+        if let handler = argument as? TransferProgressHandler { return (nil, handler) }
+        if let handler = argument as? ProgressHandler? { return (handler, nil) }
+        if let handler = argument as? TransferProgressHandler? { return (nil, handler) }
+        throw .invalidArguments(
+            index: index,
+            reason:
+                "progressParameter needs a ProgressHandler or a TransferProgressHandler; got a \(type(of: argument))"
+        )
+    }
 
-    /// Throws for the first argument nothing consumed.
-    func checkAllConsumed(method: HTTPMethod) throws(WebServiceError) {
-        guard let index = consumed.firstIndex(of: false) else { return }
+    /// Whether any argument has a role its run-time type decides: without one there is nothing
+    /// to search, no multipart part, no implicit body and no argument left unused.
+    var hasOpenPositions: Bool { arguments.count > plan.firstSearched }
+
+    /// Decides the role of every open position (and of the `bodyParameter`'s) by its argument's
+    /// run-time type, once each and in order: a ``DownloadDestination`` (at most one), an argument
+    /// `urlBuilder` accepts (not the `bodyParameter`), a ``FormData`` or `[FormData]` part, or
+    /// else one left for the body.
+    func searchOpenPositions(urlBuilder: (any URLBuilder)?) throws(WebServiceError) -> OpenArguments {
+        var found = OpenArguments()
+        guard hasOpenPositions else { return found }
+        for index in plan.firstSearched..<arguments.count {
+            let role = plan.role(index)
+            if role == .declared { continue }
+            let argument = arguments[index]
+            if let destination = argument as? DownloadDestination {
+                guard found.destination == nil else {
+                    throw .invalidArguments(index: index, reason: "a call downloads to one DownloadDestination only")
+                }
+                found.destination = destination
+            } else if role == .open, let urlBuilder, urlBuilder.accepts(argument) {
+                found.builderArguments.append(argument)
+            } else if let part = argument as? FormData {
+                found.parts.append(part)
+            } else if let list = argument as? [FormData] {
+                found.parts.append(contentsOf: list)
+            } else {
+                found.leftOver(index)
+            }
+        }
+        return found
+    }
+
+    /// The error for an argument nothing used.
+    func unused(_ index: Int, method: HTTPMethod) -> WebServiceError {
         let hint =
             method.takesBodyByDefault
             ? "the call already has a body" : "a \(method) call sends no body unless bodyParameter names one"
-        throw .invalidArguments(
+        return .invalidArguments(
             index: index,
             reason:
                 "a \(type(of: arguments[index])) that nothing uses: no %%\(index)%% wildcard refers to it and \(hint)"
         )
+    }
+}
+
+/// The arguments of a call's open positions, by the role their run-time type gave them.
+struct OpenArguments {
+    /// Where a download goes.
+    var destination: DownloadDestination?
+    /// The arguments the URL builder accepted, in order.
+    var builderArguments: [Any] = []
+    /// The multipart parts, in order.
+    var parts: [FormData] = []
+    /// The first two positions left over: the implicit body, and the first argument nothing uses.
+    private(set) var firstLeftOver: Int?
+    private(set) var secondLeftOver: Int?
+
+    mutating func leftOver(_ index: Int) {
+        if firstLeftOver == nil {
+            firstLeftOver = index
+        } else if secondLeftOver == nil {
+            secondLeftOver = index
+        }
+    }
+
+    /// The first position left over other than `taken` (the body's): the first argument nothing uses.
+    func unusedPosition(besides taken: Int?) -> Int? {
+        firstLeftOver == taken ? secondLeftOver : firstLeftOver
     }
 }

@@ -38,7 +38,7 @@ public final class HTTPCache: Sendable {
     public func removeAll() { store.removeAll() }
 
     /// Forgets every response stored by calls whose cache identifier starts with `prefix`
-    /// (ROAD's targeted invalidation; see ``CallDescriptor/cacheIdentifier``).
+    /// (ROAD's targeted invalidation; see ``CallFields/cacheIdentifier``).
     public func removeResponses(identifiedBy prefix: String) { store.removeResponses(identifiedBy: prefix) }
 
     /// Forgets the stored response for `url`.

@@ -2,53 +2,28 @@ import Foundation
 
 /// Everything a ``WebServiceCall`` declares except how its response is decoded.
 ///
-/// Interceptors and authentication providers see this non-generic form. Templates are parsed
-/// once, when the descriptor is made; a malformed one is kept as an error that every call
-/// reports (``WebServiceError/invalidCall(_:)``) and that ``validate()`` throws for tests.
+/// Interceptors and authentication providers see this non-generic form. Its fields are one
+/// ``CallFields`` value, read by name on the descriptor (`descriptor.method`,
+/// `descriptor.timeout`) or whole as ``fields``. Templates are parsed and the arguments planned
+/// once, when the descriptor is made; a malformed declaration is kept as an error that every
+/// call reports (``WebServiceError/invalidCall(_:)``) and that ``validate()`` throws for tests.
+@dynamicMemberLookup
 public struct CallDescriptor: Sendable {
     /// Identifies this descriptor (and its copies) among all descriptors of the process.
     public var id: CallID { storage.id }
-    /// A name for logs and test stubs; defaults to `"METHOD relativePath"`.
+    /// A name for logs and test stubs: ``CallFields/name``, or `"METHOD relativePath"` without one.
     public var name: String { storage.name }
-    /// The request method.
-    public var method: HTTPMethod { storage.method }
-    /// The path (and query) relative to the client's service root, with `%%N%%` wildcards.
-    public var relativePath: String { storage.relativePath }
-    /// Header fields; values may contain wildcards.
-    public var headers: [String: String] { storage.headers }
-    /// Status codes this call accepts, in addition to or instead of the client's.
-    public var successCodes: StatusCodes? { storage.successCodes }
-    /// `true`: ``successCodes`` replace the client's; `false`: they are added to them.
-    public var overridesClientSuccessCodes: Bool { storage.overridesClientSuccessCodes }
-    /// A dotted key path (`"coord.lon"`, `"items.0"`) to decode instead of the whole body.
-    public var serializationRoot: String? { storage.serializationRoot }
-    /// How the body argument is serialized; `nil` uses the client's.
-    public var requestSerializer: (any RequestSerializer)? { storage.requestSerializer }
-    /// The charset of text bodies.
-    public var bodyCharset: Charset { storage.bodyCharset }
-    /// The index of the argument that becomes the body (ROAD's `postParameter`).
-    public var bodyParameter: Int? { storage.bodyParameter }
-    /// The request timeout; `nil` uses the client's.
-    public var timeout: TimeInterval? { storage.timeout }
-    /// How the call uses the HTTP cache.
-    public var cache: CachePolicy { storage.cache }
-    /// A name for the responses this call stores, with `%%N%%` wildcards (`"user-%%0%%"`), so
-    /// that ``HTTPCache/removeResponses(identifiedBy:)`` can drop them by prefix (ROAD's cache
-    /// identifiers).
-    public var cacheIdentifier: String? { storage.cacheIdentifier }
-    /// The index of the argument that is a ``ProgressHandler`` (ROAD's `progressBlockParameter`).
-    public var progressParameter: Int? { storage.progressParameter }
-    /// Builds the URL from arguments of its own kind (OData).
-    public var urlBuilder: (any URLBuilder)? { storage.urlBuilder }
-    /// Turns error bodies into the service's own error; `nil` uses the client's.
-    public var errorHandler: (any ResponseErrorHandler)? { storage.errorHandler }
-    /// The boundary of multipart bodies; `nil` picks a random one. A call whose in-memory part
-    /// holds this boundary at the start of a line fails with
-    /// ``WebServiceError/invalidArguments(index:reason:)`` rather than send a body that would be
-    /// cut there (RFC 2046 §5.1.1); file and stream parts are not searched.
-    public var multipartBoundary: String? { storage.multipartBoundary }
-    /// How much of this call is logged; `nil` uses the client's level.
-    public var logLevel: LogLevel? { storage.logLevel }
+    /// The declared fields, as one value: copy it, change a field, and make a new call from it.
+    public var fields: CallFields { storage.fields }
+
+    /// The field `field` of ``fields``: `descriptor.method`, `descriptor.relativePath`…
+    ///
+    /// Inlinable, so that another module's optimizer can reduce a read to the one field instead
+    /// of applying a key path at run time.
+    @inlinable
+    public subscript<Field>(dynamicMember field: KeyPath<CallFields, Field>) -> Field {
+        storage.fields[keyPath: field]
+    }
 
     var compiled: Result<CompiledCall, WebServiceError> { storage.compiled }
 
@@ -56,70 +31,31 @@ public struct CallDescriptor: Sendable {
     public func validate() throws(WebServiceError) { _ = try compiled.get() }
 
     /// The fields, shared by every copy: a descriptor travels through each call's pipeline by
-    /// value, and copying one reference costs one retain where twenty fields cost twenty.
-    private let storage: Storage
+    /// value, and copying one reference costs one retain where twenty fields cost twenty. The
+    /// library reads a field through it (`storage.fields.method`), which copies nothing.
+    @usableFromInline let storage: Storage
 
-    init(_ storage: Storage) { self.storage = storage }
+    /// Makes a descriptor of `fields`, checking and compiling them once.
+    ///
+    /// `supportsSerializationRoot` tells whether the response serializer can decode from a
+    /// ``CallFields/serializationRoot``.
+    init(_ fields: CallFields, supportsSerializationRoot: Bool) {
+        storage = Storage(fields, supportsSerializationRoot: supportsSerializationRoot)
+    }
 
-    /// The fields. Its initializer is the designated one: every public initializer of
-    /// WebServiceCall ends there.
-    final class Storage: Sendable {
+    /// The fields, the name in use, the identity and the compiled form: made once per descriptor.
+    @usableFromInline final class Storage: Sendable {
         let id: CallID
         let name: String
-        let method: HTTPMethod
-        let relativePath: String
-        let headers: [String: String]
-        let successCodes: StatusCodes?
-        let overridesClientSuccessCodes: Bool
-        let serializationRoot: String?
-        let requestSerializer: (any RequestSerializer)?
-        let bodyCharset: Charset
-        let bodyParameter: Int?
-        let timeout: TimeInterval?
-        let cache: CachePolicy
-        let cacheIdentifier: String?
-        let progressParameter: Int?
-        let urlBuilder: (any URLBuilder)?
-        let errorHandler: (any ResponseErrorHandler)?
-        let multipartBoundary: String?
-        let logLevel: LogLevel?
+        @usableFromInline let fields: CallFields
         let compiled: Result<CompiledCall, WebServiceError>
 
-        init(
-            name: String?, method: HTTPMethod, relativePath: String, headers: [String: String],
-            successCodes: StatusCodes?, overridesClientSuccessCodes: Bool, serializationRoot: String?,
-            supportsSerializationRoot: Bool, requestSerializer: (any RequestSerializer)?, bodyCharset: Charset,
-            bodyParameter: Int?, timeout: TimeInterval?, cache: CachePolicy, cacheIdentifier: String?,
-            progressParameter: Int?,
-            urlBuilder: (any URLBuilder)?, errorHandler: (any ResponseErrorHandler)?, multipartBoundary: String?,
-            logLevel: LogLevel?
-        ) {
+        init(_ fields: CallFields, supportsSerializationRoot: Bool) {
             id = CallID.next()
-            self.name = name ?? "\(method.rawValue) \(relativePath)"
-            self.method = method
-            self.relativePath = relativePath
-            self.headers = headers
-            self.successCodes = successCodes
-            self.overridesClientSuccessCodes = overridesClientSuccessCodes
-            self.serializationRoot = serializationRoot
-            self.requestSerializer = requestSerializer
-            self.bodyCharset = bodyCharset
-            self.bodyParameter = bodyParameter
-            self.timeout = timeout
-            self.cache = cache
-            self.cacheIdentifier = cacheIdentifier
-            self.progressParameter = progressParameter
-            self.urlBuilder = urlBuilder
-            self.errorHandler = errorHandler
-            self.multipartBoundary = multipartBoundary
-            self.logLevel = logLevel
+            name = fields.name ?? "\(fields.method.rawValue) \(fields.relativePath)"
+            self.fields = fields
             compiled = Result { () throws(WebServiceError) in
-                try CompiledCall(
-                    method: method, relativePath: relativePath, headers: headers, serializationRoot: serializationRoot,
-                    supportsSerializationRoot: supportsSerializationRoot, bodyParameter: bodyParameter,
-                    progressParameter: progressParameter, multipartBoundary: multipartBoundary, timeout: timeout,
-                    cacheIdentifier: cacheIdentifier,
-                    successCodes: successCodes, overridesClientSuccessCodes: overridesClientSuccessCodes)
+                try CompiledCall(fields, supportsSerializationRoot: supportsSerializationRoot)
             }
         }
     }
@@ -142,7 +78,7 @@ public struct CallID: Hashable, Sendable, CustomStringConvertible {
     public var description: String { "#\(value)" }
 }
 
-/// The parsed, checked form of a descriptor's templates.
+/// The parsed, checked form of a descriptor's templates, and the plan of its arguments.
 final class CompiledCall: Sendable {
     struct HeaderTemplate: Sendable {
         let name: String
@@ -158,25 +94,25 @@ final class CompiledCall: Sendable {
     /// The URL of a call without wildcards in its path or query, kept for the last service root
     /// it was built against: parsing it again costs more than the rest of the request.
     let staticURL: StaticURLCache?
+    /// What handles each argument position, decided from the declaration.
+    let arguments: ArgumentPlan
 
-    init(
-        method: HTTPMethod, relativePath: String, headers: [String: String], serializationRoot: String?,
-        supportsSerializationRoot: Bool, bodyParameter: Int?, progressParameter: Int?, multipartBoundary: String?,
-        timeout: TimeInterval?, cacheIdentifier: String?, successCodes: StatusCodes?,
-        overridesClientSuccessCodes: Bool
-    ) throws(WebServiceError) {
+    init(_ fields: CallFields, supportsSerializationRoot: Bool) throws(WebServiceError) {
+        let method = fields.method
         guard method.isValidToken else {
             throw .invalidCall("method \"\(method.rawValue)\" is not a valid HTTP token (RFC 9110 §9.1)")
         }
         do {
-            url = try URLTemplate.parse(relativePath)
+            url = try URLTemplate.parse(fields.relativePath)
             staticURL = url.argumentIndices.isEmpty ? StaticURLCache() : nil
-            self.cacheIdentifier = try cacheIdentifier.map { (text) throws(TemplateError) in try Template.parse(text) }
+            self.cacheIdentifier = try fields.cacheIdentifier.map { (text) throws(TemplateError) in
+                try Template.parse(text)
+            }
         } catch {
             throw .invalidCall(error.description)
         }
         var headerTemplates: [HeaderTemplate] = []
-        for (name, value) in headers.sorted(by: { $0.key < $1.key }) {
+        for (name, value) in fields.headers.sorted(by: { $0.key < $1.key }) {
             do throws(TemplateError) {
                 headerTemplates.append(HeaderTemplate(name: name, value: try Template.parse(value)))
             } catch {
@@ -200,7 +136,7 @@ final class CompiledCall: Sendable {
                 }
             }
         }
-        if let serializationRoot {
+        if let serializationRoot = fields.serializationRoot {
             guard supportsSerializationRoot else {
                 throw .invalidCall("serializationRoot \"\(serializationRoot)\" needs a serializer that supports it")
             }
@@ -212,23 +148,28 @@ final class CompiledCall: Sendable {
         } else {
             self.serializationRoot = nil
         }
-        for (label, index) in [("bodyParameter", bodyParameter), ("progressParameter", progressParameter)] {
+        for (label, index) in [
+            ("bodyParameter", fields.bodyParameter), ("progressParameter", fields.progressParameter),
+        ] {
             if let index, index < 0 || index > Template.maximumIndex {
                 throw .invalidCall("\(label) \(index) is not an argument index")
             }
         }
-        if let bodyParameter, bodyParameter == progressParameter {
+        if let bodyParameter = fields.bodyParameter, bodyParameter == fields.progressParameter {
             throw .invalidCall("bodyParameter and progressParameter are both argument \(bodyParameter)")
         }
-        if overridesClientSuccessCodes, successCodes == nil {
+        if fields.overridesClientSuccessCodes, fields.successCodes == nil {
             throw .invalidCall("overridesClientSuccessCodes needs successCodes to replace the client's with")
         }
-        if let boundary = multipartBoundary, let problem = MultipartBoundary.problem(in: boundary) {
+        if let boundary = fields.multipartBoundary, let problem = MultipartBoundary.problem(in: boundary) {
             throw .invalidCall("multipartBoundary \"\(boundary)\": \(problem)")
         }
-        if let timeout, !(timeout > 0) {
+        if let timeout = fields.timeout, !(timeout > 0) {
             throw .invalidCall("timeout must be positive; got \(timeout)")
         }
+        arguments = ArgumentPlan(
+            url: url, headers: headerTemplates.map(\.value), cacheIdentifier: cacheIdentifier,
+            progressParameter: fields.progressParameter, bodyParameter: fields.bodyParameter)
     }
 }
 

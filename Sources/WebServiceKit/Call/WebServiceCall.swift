@@ -15,8 +15,10 @@ import Foundation
 /// let repos = try await client.perform(.userRepos, "octocat", "updated", "abc")
 /// ```
 ///
-/// Every field other than the response serializer lives in ``descriptor`` and can be read
-/// directly on the call (`call.method`, `call.relativePath`).
+/// Every field other than the response serializer lives in ``descriptor`` as one ``CallFields``
+/// value and can be read directly on the call (`call.method`, `call.relativePath`, or all of them
+/// as `call.fields`). To set fields one by one, build a ``CallFields`` and pass it to
+/// ``init(_:serializer:)`` (or ``init(_:)``).
 @dynamicMemberLookup
 public struct WebServiceCall<Response: Sendable>: Sendable {
     /// The call's fields.
@@ -24,6 +26,8 @@ public struct WebServiceCall<Response: Sendable>: Sendable {
     /// Turns the response body into `Response`.
     public let responseSerializer: any ResponseSerializer<Response>
 
+    /// The descriptor's field `field`: `call.method`, `call.timeout`, `call.fields`…
+    @inlinable
     public subscript<Field>(dynamicMember field: KeyPath<CallDescriptor, Field>) -> Field { descriptor[keyPath: field] }
 
     /// Throws the problem that makes every call of this descriptor fail, if there is one; use it
@@ -76,16 +80,33 @@ public struct WebServiceCall<Response: Sendable>: Sendable {
         multipartBoundary: String? = nil,
         logLevel: LogLevel? = nil
     ) {
+        var fields = CallFields(method: method, relativePath: relativePath)
+        fields.name = name
+        fields.headers = headers
+        fields.successCodes = successCodes
+        fields.overridesClientSuccessCodes = overridesClientSuccessCodes
+        fields.serializationRoot = serializationRoot
+        fields.requestSerializer = requestSerializer
+        fields.bodyCharset = bodyCharset
+        fields.bodyParameter = bodyParameter
+        fields.timeout = timeout
+        fields.cache = cache
+        fields.cacheIdentifier = cacheIdentifier
+        fields.progressParameter = progressParameter
+        fields.urlBuilder = urlBuilder
+        fields.errorHandler = errorHandler
+        fields.multipartBoundary = multipartBoundary
+        fields.logLevel = logLevel
+        self.init(fields, serializer: serializer)
+    }
+
+    /// Creates a call of `fields` whose response is decoded by `serializer`.
+    ///
+    /// Every field of ``CallFields`` can be set this way, including those the initializer with
+    /// one parameter per field does not list.
+    public init(_ fields: CallFields, serializer: some ResponseSerializer<Response>) {
         responseSerializer = serializer
-        descriptor = CallDescriptor(
-            .init(
-                name: name, method: method, relativePath: relativePath, headers: headers, successCodes: successCodes,
-                overridesClientSuccessCodes: overridesClientSuccessCodes, serializationRoot: serializationRoot,
-                supportsSerializationRoot: serializer.supportsSerializationRoot, requestSerializer: requestSerializer,
-                bodyCharset: bodyCharset, bodyParameter: bodyParameter, timeout: timeout, cache: cache,
-                cacheIdentifier: cacheIdentifier, progressParameter: progressParameter, urlBuilder: urlBuilder,
-                errorHandler: errorHandler,
-                multipartBoundary: multipartBoundary, logLevel: logLevel))
+        descriptor = CallDescriptor(fields, supportsSerializationRoot: serializer.supportsSerializationRoot)
     }
 }
 
@@ -122,6 +143,12 @@ extension WebServiceCall where Response: Decodable {
             progressParameter: progressParameter,
             urlBuilder: urlBuilder, errorHandler: errorHandler, multipartBoundary: multipartBoundary, logLevel: logLevel
         )
+    }
+
+    /// Creates a call of `fields` with the default serializer for its `Response` (see
+    /// ``init(name:method:relativePath:headers:successCodes:overridesClientSuccessCodes:serializationRoot:requestSerializer:bodyCharset:bodyParameter:timeout:cache:cacheIdentifier:progressParameter:urlBuilder:errorHandler:multipartBoundary:logLevel:)``).
+    public init(_ fields: CallFields) {
+        self.init(fields, serializer: Self.defaultSerializer())
     }
 
     private static func defaultSerializer() -> AnyResponseSerializer<Response> {

@@ -56,26 +56,43 @@ struct RequestFactory {
     let defaults: RequestDefaults
 
     func makeRequest(arguments: [any Sendable]) throws(WebServiceError) -> PreparedRequest {
-        var binder = ArgumentBinder(arguments)
-        let (progress, transferProgress) = try bindProgress(&binder)
-        var url = try buildURL(&binder)
-        // After the wildcards, which cannot take a destination: only what they left is searched.
-        let downloadDestination = try bindDownloadDestination(&binder)
-        if let builder = descriptor.urlBuilder {
-            url = try applyURLBuilder(builder, to: url, binder: &binder)
+        // Read in place in the shared storage: a copy of the fields would retain each of them.
+        let declared = descriptor.storage
+        let binder = ArgumentBinder(arguments, plan: compiled.arguments)
+        let (progress, transferProgress) = try binder.progress()
+        var url = try buildURL(binder)
+        // After the wildcards, as the URL builder and the destination were always looked for; a
+        // call whose arguments all have declared roles has nothing to search.
+        let open =
+            try binder.hasOpenPositions ? binder.searchOpenPositions(urlBuilder: declared.fields.urlBuilder) : nil
+        if let builder = declared.fields.urlBuilder {
+            url = try applyURLBuilder(builder, to: url, arguments: open?.builderArguments ?? [])
         }
         var request = URLRequest(
             url: url, cachePolicy: .reloadIgnoringLocalCacheData,
-            timeoutInterval: descriptor.timeout ?? defaults.timeout)
+            timeoutInterval: declared.fields.timeout ?? defaults.timeout)
         // URLRequest's method is GET already; setting it costs about 4,000 instructions on Linux.
-        if descriptor.method != .get { request.httpMethod = descriptor.method.rawValue }
-        var headers = try buildHeaders(&binder)
+        if declared.fields.method != .get { request.httpMethod = declared.fields.method.rawValue }
+        var headers = try buildHeaders(binder)
         let cacheIdentifier = try compiled.cacheIdentifier.flatMap { template throws(WebServiceError) in
-            try renderText(template, place: "cacheIdentifier", binder: &binder)
+            try renderText(template, place: "cacheIdentifier", binder: binder)
         }
         var streamedBody: RequestBody?
-        var bound = try bindMultipart(&binder)
-        if bound == nil { bound = try bindBody(&binder) }
+        let bodyPosition: Int?
+        let bound: (RequestBody, String?)?
+        if let open, !open.parts.isEmpty {
+            bodyPosition = nil
+            bound = try multipartBody(open.parts, boundary: declared.fields.multipartBoundary)
+        } else if let explicit = declared.fields.bodyParameter {
+            bodyPosition = explicit
+            bound = try body(at: explicit, binder: binder, fields: declared.fields)
+        } else if let first = open?.unusedPosition(besides: nil), declared.fields.method.takesBodyByDefault {
+            bodyPosition = first
+            bound = try body(at: first, binder: binder, fields: declared.fields)
+        } else {
+            bodyPosition = nil
+            bound = nil
+        }
         if let (body, contentType) = bound {
             if let contentType, !headers.keys.contains(where: { $0.caseInsensitiveEquals("Content-Type") }) {
                 try HeaderValidation.check(name: "Content-Type", value: contentType)
@@ -86,50 +103,20 @@ struct RequestFactory {
             case .stream: streamedBody = body
             }
         }
-        try binder.checkAllConsumed(method: descriptor.method)
+        if let unused = open?.unusedPosition(besides: bodyPosition) {
+            throw binder.unused(unused, method: declared.fields.method)
+        }
         // One assignment: each setValue(forHTTPHeaderField:) costs about 1 µs on Linux. A new
         // request has no fields, so a call without any skips it.
         if !headers.isEmpty { request.allHTTPHeaderFields = headers }
         return PreparedRequest(
             request: request, progress: progress, transferProgress: transferProgress,
-            downloadDestination: downloadDestination, streamedBody: streamedBody, cacheIdentifier: cacheIdentifier)
-    }
-
-    private func bindProgress(_ binder: inout ArgumentBinder) throws(WebServiceError) -> (
-        ProgressHandler?, TransferProgressHandler?
-    ) {
-        guard let index = descriptor.progressParameter else { return (nil, nil) }
-        let argument = try binder.take(index, for: "progressParameter")
-        if let handler = argument as? ProgressHandler { return (handler, nil) }
-        if let handler = argument as? TransferProgressHandler { return (nil, handler) }
-        if let handler = argument as? ProgressHandler? { return (handler, nil) }
-        if let handler = argument as? TransferProgressHandler? { return (nil, handler) }
-        throw .invalidArguments(
-            index: index,
-            reason:
-                "progressParameter needs a ProgressHandler or a TransferProgressHandler; got a \(type(of: argument))"
-        )
-    }
-
-    /// A ``DownloadDestination`` argument, wherever it is; at most one.
-    private func bindDownloadDestination(_ binder: inout ArgumentBinder) throws(WebServiceError)
-        -> DownloadDestination?
-    {
-        var found: DownloadDestination?
-        for index in binder.unconsumedIndices {
-            guard let destination = binder.arguments[index] as? DownloadDestination else { continue }
-            guard found == nil else {
-                throw .invalidArguments(index: index, reason: "a call downloads to one DownloadDestination only")
-            }
-            _ = try binder.take(index, for: "the download destination")
-            found = destination
-        }
-        return found
+            downloadDestination: open?.destination, streamedBody: streamedBody, cacheIdentifier: cacheIdentifier)
     }
 
     // MARK: URL
 
-    private func buildURL(_ binder: inout ArgumentBinder) throws(WebServiceError) -> URL {
+    private func buildURL(_ binder: ArgumentBinder) throws(WebServiceError) -> URL {
         var text: String
         switch compiled.url.anchor {
         case .serviceRoot: text = defaults.serviceRoot.base
@@ -139,7 +126,7 @@ struct RequestFactory {
         let root = text
         if let cached = compiled.staticURL?.url(for: root) { return cached }
         // Room for the template and some argument text, so that the appends below do not reallocate.
-        text.reserveCapacity(text.utf8.count + descriptor.relativePath.utf8.count + 64)
+        text.reserveCapacity(text.utf8.count + descriptor.storage.fields.relativePath.utf8.count + 64)
         for part in compiled.url.path.parts {
             switch part {
             case .literal(let literal): text += literal
@@ -169,7 +156,7 @@ struct RequestFactory {
         }
         var separator: Character = "?"
         for item in compiled.url.query {
-            guard let name = try render(item.name, binder: &binder) else { continue }
+            guard let name = try render(item.name, binder: binder) else { continue }
             guard let valueTemplate = item.value else {
                 text.append(separator)
                 text += name
@@ -188,7 +175,7 @@ struct RequestFactory {
                 case .list(let list): values = list.map(URLEncoding.queryComponent)
                 }
             } else {
-                guard let value = try render(valueTemplate, binder: &binder) else { continue }
+                guard let value = try render(valueTemplate, binder: binder) else { continue }
                 values = [value]
             }
             for value in values {
@@ -200,14 +187,15 @@ struct RequestFactory {
             }
         }
         guard let url = URL(string: text) else {
-            throw .invalidCall("\"\(text)\" is not a valid URL (service root + \"\(descriptor.relativePath)\")")
+            throw .invalidCall(
+                "\"\(text)\" is not a valid URL (service root + \"\(descriptor.storage.fields.relativePath)\")")
         }
         compiled.staticURL?.remember(url, for: root)
         return url
     }
 
     /// Renders a query name or value template; `nil` when a `nil` argument drops the item.
-    private func render(_ template: Template, binder: inout ArgumentBinder) throws(WebServiceError) -> String? {
+    private func render(_ template: Template, binder: ArgumentBinder) throws(WebServiceError) -> String? {
         if template.parts.count == 1, case .literal(let literal) = template.parts[0] { return literal }
         var text = ""
         for part in template.parts {
@@ -228,18 +216,11 @@ struct RequestFactory {
         return text
     }
 
-    private func applyURLBuilder(_ builder: any URLBuilder, to url: URL, binder: inout ArgumentBinder)
+    private func applyURLBuilder(_ builder: any URLBuilder, to url: URL, arguments: [Any])
         throws(WebServiceError) -> URL
     {
-        var accepted: [Any] = []
-        for index in binder.unconsumedIndices where index != descriptor.bodyParameter {
-            let argument = binder.arguments[index]
-            if builder.accepts(argument) {
-                accepted.append(try binder.take(index, for: "the URL builder"))
-            }
-        }
         do {
-            return try builder.buildURL(from: url, arguments: accepted)
+            return try builder.buildURL(from: url, arguments: arguments)
         } catch let error as WebServiceError {
             throw error
         } catch {
@@ -249,7 +230,7 @@ struct RequestFactory {
 
     /// Renders a template whose wildcards take plain text (header values, cache identifiers);
     /// `nil` when a `nil` argument drops it.
-    private func renderText(_ template: Template, place: @autoclosure () -> String, binder: inout ArgumentBinder)
+    private func renderText(_ template: Template, place: @autoclosure () -> String, binder: ArgumentBinder)
         throws(WebServiceError) -> String?
     {
         if template.parts.count == 1, case .literal(let literal) = template.parts[0] { return literal }
@@ -276,7 +257,7 @@ struct RequestFactory {
     /// The shared headers and the call's, each field checked before URLRequest sees it (Foundation
     /// on Linux silently drops a value with CR/LF): the descriptor's names and literal values were
     /// checked when it was made, so only shared fields and values with wildcards are checked here.
-    private func buildHeaders(_ binder: inout ArgumentBinder) throws(WebServiceError) -> [String: String] {
+    private func buildHeaders(_ binder: ArgumentBinder) throws(WebServiceError) -> [String: String] {
         try HeaderValidation.check(defaults.sharedHeaders)
         var headers = defaults.sharedHeaders
         // Reserving room allocates storage even for nothing: a call without fields keeps none.
@@ -296,7 +277,7 @@ struct RequestFactory {
             if replaces, let existing = namesByLowercase.removeValue(forKey: lowercased) {
                 headers[existing] = nil
             }
-            if let value = try renderText(header.value, place: "header \(header.name)", binder: &binder) {
+            if let value = try renderText(header.value, place: "header \(header.name)", binder: binder) {
                 if header.value.hasArguments { try HeaderValidation.check(name: header.name, value: value) }
                 headers[header.name] = value
                 if replaces { namesByLowercase[lowercased] = header.name }
@@ -308,42 +289,24 @@ struct RequestFactory {
     // MARK: Body
 
     /// `FormData` and `[FormData]` arguments, in order, make the body `multipart/form-data`.
-    private func bindMultipart(_ binder: inout ArgumentBinder) throws(WebServiceError) -> (RequestBody, String?)? {
-        var parts: [FormData] = []
-        for index in binder.unconsumedIndices {
-            switch binder.arguments[index] {
-            case let part as FormData:
-                _ = try binder.take(index, for: "the multipart body")
-                parts.append(part)
-            case let list as [FormData]:
-                _ = try binder.take(index, for: "the multipart body")
-                parts.append(contentsOf: list)
-            default:
-                continue
-            }
-        }
-        guard !parts.isEmpty else { return nil }
-        let form = MultipartForm(
-            parts: parts, boundary: descriptor.multipartBoundary ?? MultipartBoundary.random(avoiding: parts))
+    private func multipartBody(_ parts: [FormData], boundary: String?) throws(WebServiceError) -> (RequestBody, String?)
+    {
+        let form = MultipartForm(parts: parts, boundary: boundary ?? MultipartBoundary.random(avoiding: parts))
         return (try form.makeBody(), form.contentType)
     }
 
-    private func bindBody(_ binder: inout ArgumentBinder) throws(WebServiceError) -> (RequestBody, String?)? {
-        let index: Int
-        if let explicit = descriptor.bodyParameter {
-            index = explicit
-        } else if descriptor.method.takesBodyByDefault, let first = binder.unconsumedIndices.first {
-            index = first
-        } else {
-            return nil
-        }
+    /// The argument at `index` as the body: `Data` and ``RequestBody`` as they are, `nil` as no
+    /// body, anything else through the request serializer.
+    private func body(at index: Int, binder: ArgumentBinder, fields: borrowing CallFields) throws(WebServiceError)
+        -> (RequestBody, String?)?
+    {
         let argument = try binder.take(index, for: "the body")
         if let data = argument as? Data { return (.data(data), nil) }
         if let body = argument as? RequestBody { return (body, nil) }
         if WildcardConversion.isNil(argument) { return nil }
-        let serializer = descriptor.requestSerializer ?? defaults.requestSerializer
+        let serializer = fields.requestSerializer ?? defaults.requestSerializer
         do {
-            let body = try serializer.serialize(argument, charset: descriptor.bodyCharset)
+            let body = try serializer.serialize(argument, charset: fields.bodyCharset)
             return (.data(body.data), body.contentType)
         } catch {
             throw .requestSerialization("argument \(index) (\(type(of: argument))): \(error)")

@@ -32,6 +32,15 @@ extension WebServiceCall where Response == DownloadedFile {
             timeout: timeout, cache: .disabled, progressParameter: progressParameter, urlBuilder: urlBuilder,
             errorHandler: errorHandler, multipartBoundary: multipartBoundary, logLevel: logLevel)
     }
+
+    /// Creates a call of `fields` that streams its response body to a file, as
+    /// ``init(name:method:relativePath:headers:successCodes:overridesClientSuccessCodes:requestSerializer:bodyCharset:bodyParameter:timeout:progressParameter:urlBuilder:errorHandler:multipartBoundary:logLevel:)``
+    /// does: its ``CallFields/cache`` is ``CachePolicy/disabled`` whatever `fields` says.
+    public init(_ fields: CallFields) {
+        var fields = fields
+        fields.cache = .disabled
+        self.init(fields, serializer: DownloadedFileSerializer())
+    }
 }
 
 /// The serializer of `WebServiceCall<DownloadedFile>`: the client writes such bodies to a file
