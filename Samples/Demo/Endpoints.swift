@@ -34,6 +34,15 @@ extension WebServiceCall where Response == PostEcho {
 }
 
 extension WebServiceCall where Response == String {
+    /// The same kind of call declared from a `CallFields` value, the one list of a descriptor's
+    /// fields: the slideshow's author, `slideshow.author` of /json.
+    static let slideshowAuthor: WebServiceCall = {
+        var fields = CallFields(relativePath: "json")
+        fields.name = "slideshowAuthor"
+        fields.serializationRoot = "slideshow.author"
+        return WebServiceCall(fields, serializer: JSONResponseSerializer<String>())
+    }()
+
     /// Only the slideshow's title out of httpbin's /json document.
     static let slideshowTitle = WebServiceCall(
         name: "slideshowTitle", relativePath: "json", serializer: JSONResponseSerializer<String>(),

@@ -56,6 +56,7 @@ do {
 section("serializationRoot: slideshow.title of /json")
 do {
     print("title: \(try await client.perform(.slideshowTitle))")
+    print("author (a call made from CallFields): \(try await client.perform(.slideshowAuthor))")
 } catch {
     print("failed: \(error)")
 }

@@ -323,6 +323,20 @@ final class DocumentationExamplesTests: XCTestCase {
 
     // MARK: GettingStarted.md
 
+    /// DescriptorReference.md, "Fields at a glance": a call built from a `CallFields` value.
+    func testACallFromFields() throws {
+        var fields = CallFields(method: .get, relativePath: "users/%%0%%/repos?sort=%%1%%")
+        fields.headers = ["Accept": "application/json"]
+        fields.cache = .maxAge(300)
+        let userRepos = WebServiceCall<[Repo]>(fields)
+        XCTAssertEqual(userRepos.relativePath, "users/%%0%%/repos?sort=%%1%%")
+        XCTAssertEqual(userRepos.cache, .maxAge(300))
+        let client = WebServiceClient(serviceRoot: URL(string: "https://api.example.com/")!)
+        let request = try client.request(for: userRepos, arguments: ["octocat", "updated"])
+        XCTAssertEqual(request.url?.absoluteString, "https://api.example.com/users/octocat/repos?sort=updated")
+        XCTAssertEqual(request.value(forHTTPHeaderField: "Accept"), "application/json")
+    }
+
     func testCreateAClient() throws {
         let client = WebServiceClient(serviceRoot: URL(string: "https://api.example.com/")!)
         client.sharedHeaders = ["User-Agent": "MyApp/1.0"]
