@@ -70,30 +70,50 @@ public struct JSONRPCEndpoint: Sendable {
         encoder: JSONEncoder = JSONEncoder(),
         decoder: JSONDecoder? = nil
     ) {
-        var headers = headers
-        let given = HTTPHeaders(headers)
+        var fields = CallFields(method: .post, relativePath: relativePath)
+        fields.name = name
+        fields.headers = headers
+        fields.successCodes = successCodes
+        fields.overridesClientSuccessCodes = overridesClientSuccessCodes
+        fields.timeout = timeout
+        fields.cache = cache
+        fields.cacheIdentifier = cacheIdentifier
+        fields.errorHandler = errorHandler
+        fields.logLevel = logLevel
+        self.init(fields, ids: ids, encoder: encoder, decoder: decoder)
+    }
+
+    /// Creates an endpoint from a call's fields (``CallFields``), so that every field a call can
+    /// have is an endpoint's too. The method is always `POST`, `Content-Type` and `Accept` are
+    /// `application/json` unless `fields.headers` has them, and the body is the argument after
+    /// the wildcards (`fields.bodyParameter` is set to it).
+    public init(
+        _ fields: CallFields, ids: any JSONRPCIDGenerator = JSONRPCNumberIDGenerator(),
+        encoder: JSONEncoder = JSONEncoder(), decoder: JSONDecoder? = nil
+    ) {
+        var fields = fields
+        fields.method = .post
+        let given = HTTPHeaders(fields.headers)
         for name in ["Content-Type", "Accept"] where !given.contains(name) {
-            headers[name] = "application/json"
+            fields.headers[name] = "application/json"
         }
         let serializer = JSONRPCResponseSerializer(decoder: decoder)
         // The wildcards come first; the body is the argument after the last one they use.
-        let probe = WebServiceCall(
-            name: name, method: .post, relativePath: relativePath, headers: headers, serializer: serializer,
-            cacheIdentifier: cacheIdentifier)
+        var templates = fields
+        templates.bodyParameter = nil
+        let probe = WebServiceCall(templates, serializer: serializer)
         let argumentCount =
             (try? probe.validate()) == nil
-            ? 0 : (Self.largestWildcardIndex(in: [relativePath] + headers.values + [cacheIdentifier ?? ""]) ?? -1) + 1
+            ? 0
+            : (Self.largestWildcardIndex(
+                in: [fields.relativePath] + fields.headers.values + [fields.cacheIdentifier ?? ""]) ?? -1) + 1
         self.argumentCount = argumentCount
         self.ids = ids
         self.encoder = encoder
-        call = WebServiceCall(
-            name: name, method: .post, relativePath: relativePath, headers: headers, successCodes: successCodes,
-            overridesClientSuccessCodes: overridesClientSuccessCodes, serializer: serializer,
-            bodyParameter: argumentCount, timeout: timeout, cache: cache, cacheIdentifier: cacheIdentifier,
-            errorHandler: errorHandler, logLevel: logLevel)
+        fields.bodyParameter = argumentCount
+        call = WebServiceCall(fields, serializer: serializer)
     }
 
-    /// The call's arguments: the wildcards' and then the body.
     func arguments(_ wildcards: [any Sendable], body: Data) throws(WebServiceError) -> [any Sendable] {
         guard wildcards.count == argumentCount else {
             throw .invalidArguments(

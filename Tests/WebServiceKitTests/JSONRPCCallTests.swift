@@ -137,6 +137,30 @@ final class JSONRPCCallTests: XCTestCase {
         }
     }
 
+    /// An endpoint made from a call's fields takes every field a call has; the method is POST and
+    /// the body follows the wildcards whatever the fields said.
+    func testAnEndpointFromCallFieldsKeepsItsFields() async throws {
+        var fields = CallFields(method: .get, relativePath: "tenants/%%0%%/rpc")
+        fields.name = "tenantRPC"
+        fields.timeout = 7
+        fields.bodyParameter = 9
+        fields.headers = ["Accept": "application/json-rpc"]
+        let rpc = JSONRPCEndpoint(fields)
+        XCTAssertEqual(rpc.argumentCount, 1)
+        XCTAssertEqual(rpc.call.bodyParameter, 1)
+        XCTAssertEqual(rpc.call.method, .post)
+        XCTAssertEqual(rpc.call.timeout, 7)
+        XCTAssertEqual(rpc.call.name, "tenantRPC")
+        let (client, stubs) = client(answering: jsonStub(#"{"jsonrpc":"2.0","result":1,"id":1}"#))
+        _ = try await client.perform(rpc, .subtract, [2, 1], arguments: ["acme"])
+        let request = try XCTUnwrap(stubs.requests.first?.request)
+        XCTAssertEqual(request.url?.path, "/v1/tenants/acme/rpc")
+        XCTAssertEqual(request.httpMethod, "POST")
+        XCTAssertEqual(request.timeoutInterval, 7)
+        XCTAssertEqual(request.value(forHTTPHeaderField: "Accept"), "application/json-rpc")
+        XCTAssertEqual(request.value(forHTTPHeaderField: "Content-Type"), "application/json")
+    }
+
     // MARK: Answers
 
     func testStructResultsNullResultsAndTheClientsDecoder() async throws {
