@@ -31,6 +31,10 @@ extension WebServiceClient {
         // A ProgressHandler follows the upload of calls that send a body, the download otherwise.
         let sendsBody = (uploadLength ?? 0) > 0 || prepared.streamedBody != nil
         progress.start(primary: sendsBody ? .upload : .download)
+        // Every response body of the call goes into its one sink: memory within the limit, or the file.
+        let reporter = progress.hasHandlers ? progress : nil
+        let sink = ResponseBodySink(
+            maximumSize: settings.maximumResponseBodySize, download: download, progress: reporter)
         // Every response passes the one response check before the cache or anything else sees it.
         let checked = ResponseCheckingTransport(base: transport)
         do throws(WebServiceError) {
@@ -38,16 +42,16 @@ extension WebServiceClient {
                 descriptor: descriptor, interceptors: interceptors, provider: settings.authenticationProvider,
                 transport: settings.cache.map { CachingTransport(base: checked, cache: $0) } ?? checked,
                 context: TransportContext(
-                    call: descriptor, uploadLength: uploadLength, progress: progress.hasHandlers ? progress : nil,
-                    cacheIdentifier: prepared.cacheIdentifier, download: download,
-                    maximumBodySize: settings.maximumResponseBodySize),
+                    call: descriptor, uploadLength: uploadLength, progress: reporter,
+                    cacheIdentifier: prepared.cacheIdentifier, responseBody: sink),
                 maximumRedirects: settings.maximumRedirects, body: prepared.streamedBody,
                 log: ExchangeLog.make(for: descriptor, settings: settings)
             ).run(prepared.request)
             let validator = ResponseValidator(descriptor: descriptor, compiled: compiled, settings: settings)
             let validated =
                 if let download {
-                    try validator.validateDownload(exchange.response, for: exchange.request, into: download)
+                    try validator.validateDownload(
+                        exchange.response, for: exchange.request, from: sink, into: download)
                 } else {
                     try validator.validate(exchange.response, for: exchange.request)
                 }

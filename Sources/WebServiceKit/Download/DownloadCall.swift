@@ -35,11 +35,15 @@ extension WebServiceCall where Response == DownloadedFile {
 }
 
 /// The serializer of `WebServiceCall<DownloadedFile>`: the client writes such bodies to a file
-/// itself and never hands them to a serializer; one in memory is refused.
+/// itself, and the value is that file (``ResponseContext/downloadedFile``); a body in memory is
+/// refused.
 struct DownloadedFileSerializer: ResponseSerializer {
     struct NotAFile: Error, CustomStringConvertible {
         var description: String { "a DownloadedFile is written by the client, not decoded from a body" }
     }
 
-    func deserialize(_ body: Data, context: ResponseContext) throws -> DownloadedFile { throw NotAFile() }
+    func deserialize(_ body: Data, context: ResponseContext) throws -> DownloadedFile {
+        guard let file = context.downloadedFile else { throw NotAFile() }
+        return file
+    }
 }

@@ -15,15 +15,13 @@ import Foundation
 /// - A `Set-Cookie` field with such a value is dropped instead (RFC 6265 §5.2 has a user agent
 ///   ignore a cookie it cannot parse): one bad cookie never fails a call, and never enters a
 ///   request either.
-/// - A body in memory longer than ``TransportContext/maximumBodySize`` fails the call with
-///   ``WebServiceError/responseTooLarge(limit:statusCode:)``, for a transport that does not stop
-///   reading by itself.
+/// - A body a transport returned in memory instead of writing it into the call's
+///   ``ResponseBodySink`` is poured into it first: the sink's size limit, file and progress apply
+///   to the bodies of every transport.
 enum ResponseCheck {
     /// `response` with its unsendable `Set-Cookie` fields dropped, or the reason it cannot be used.
-    static func checked(_ response: TransportResponse, context: TransportContext) throws -> TransportResponse {
-        if response.bodyFileLength == nil {
-            try context.checkBodySize(Int64(response.body.count), statusCode: response.statusCode)
-        }
+    static func checked(_ received: TransportResponse, context: TransportContext) throws -> TransportResponse {
+        let response = try context.responseBody.receive(received)
         var dropsCookies = false
         for field in response.headers {
             guard HTTPToken.isToken(field.name) else {
