@@ -135,7 +135,8 @@ public final class ResponseBodySink: Sendable {
                 try file.write(bytes)
                 if prefix.count < Self.keptPrefix {
                     destination = .none
-                    Self.append(UnsafeRawBufferPointer(rebasing: bytes.prefix(Self.keptPrefix - prefix.count)), to: &prefix)
+                    Self.append(
+                        UnsafeRawBufferPointer(rebasing: bytes.prefix(Self.keptPrefix - prefix.count)), to: &prefix)
                     destination = .file(file, prefix: prefix)
                 }
             }

@@ -104,6 +104,14 @@ public struct TransportContext: Sendable {
 
 /// Sends a request and returns its response: `URLSession` by default, a stub in tests.
 ///
+/// A transport writes each response's body into the call's sink (``TransportContext/responseBody``):
+/// ``ResponseBodySink/begin(statusCode:expectedLength:)`` when the head arrives, then
+/// ``ResponseBodySink/append(_:)-(Data)`` as bytes come, then ``ResponseBodySink/finish(_:)`` to
+/// give the response its body. The sink keeps it in memory within the size limit, or writes it to
+/// the call's file, and counts progress; when it throws, stop reading and throw its error. A
+/// transport may instead return the whole body in memory (``TransportResponse/body``): the
+/// client then pours it into the sink itself, with the same rules.
+///
 /// Implementations throw `URLError` for failures to get a response and `CancellationError`
 /// (or `URLError.cancelled`) when the surrounding task is cancelled.
 public protocol WebServiceTransport: Sendable {
