@@ -88,6 +88,12 @@ public final class ResponseBodySink: Sendable {
         download != nil && Self.countsAsDownload(statusCode: statusCode)
     }
 
+    /// The size limit of the body of a response with `statusCode`: ``maximumSize`` for a body
+    /// kept in memory, `nil` (none) for one that goes to the call's file.
+    public func limit(statusCode: Int) -> Int? {
+        writesToFile(statusCode: statusCode) ? nil : maximumSize
+    }
+
     /// Starts the body of a response with `statusCode` (its final head arrived): it goes to the
     /// call's file or to memory (``writesToFile(statusCode:)``); a previous response's body is
     /// dropped.

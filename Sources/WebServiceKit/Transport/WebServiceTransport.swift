@@ -66,8 +66,8 @@ public struct TransportContext: Sendable {
     /// in memory.
     @available(*, deprecated, message: "write the body into responseBody, which enforces the limit")
     public func checkBodySize(_ byteCount: Int64, statusCode: Int) throws(WebServiceError) {
-        guard !responseBody.writesToFile(statusCode: statusCode) else { return }
-        if let refusal = ResponseBodySink.refusal(byteCount, limit: maximumBodySize, statusCode: statusCode) {
+        let limit = responseBody.limit(statusCode: statusCode)
+        if let refusal = ResponseBodySink.refusal(byteCount, limit: limit, statusCode: statusCode) {
             throw refusal
         }
     }

@@ -242,7 +242,7 @@ struct ResponseReader {
             coding = decided
         } else {
             // The decoder stops a bomb at the sink's limit in each of its stages, not only the last.
-            let limit = sink.writesToFile(statusCode: head.statusCode) ? Int.max : sink.maximumSize ?? Int.max
+            let limit = sink.limit(statusCode: head.statusCode) ?? Int.max
             coding =
                 try ResponseDecoding.decoder(
                     method: method, statusCode: head.statusCode, headers: head.headers, outputLimit: limit
@@ -270,7 +270,8 @@ struct ResponseReader {
             try parser.drainBody { bytes in try decoder.feed(bytes, keep) }
             if finishing { try decoder.finish(keep) }
         } catch {
-            throw ResponseDecoding.failure(error, statusCode: statusCode, limit: sink.maximumSize ?? Int.max)
+            let limit = sink.limit(statusCode: statusCode) ?? Int.max
+            throw ResponseDecoding.failure(error, statusCode: statusCode, limit: limit)
         }
     }
 
