@@ -13,16 +13,16 @@ import Foundation
 ///
 /// The temporary file is created before the request is sent (an unwritable destination fails
 /// the call at once), emptied and written by the call's ``ResponseBodySink`` for each response
-/// that is the download (``openBody()``), renamed into place by ``commit()`` and deleted by
-/// ``discard()``.
+/// that is the download (``openBody()``, or ``adopt(_:prefixLength:)`` for a file a transport
+/// wrote itself), renamed into place by ``commit()`` and deleted by ``discard()``.
 final class FileDownload: Sendable {
     /// The final file.
     let destination: URL
     /// Where the body goes until the call has succeeded: a hidden file next to ``destination``.
     let temporaryURL: URL
     private let replacesExisting: Bool
-    /// Set by ``discard()``; the move out of the temporary file happens under its lock, so that a
-    /// call finishing after a cancellation cannot bring the file back.
+    /// Set by ``discard()``; moves into or out of the temporary file happen under its lock, so
+    /// that a transport finishing after a cancellation cannot bring the file back.
     private let isDiscarded = Locked(false)
 
     /// Checks `destination` and creates the temporary file (mode 0666 less the umask).
@@ -64,6 +64,45 @@ final class FileDownload: Sendable {
         let fd = open(temporaryURL.path, O_WRONLY | O_TRUNC | O_CLOEXEC)
         guard fd >= 0 else { throw .download(.writeFailed(destination, reason: Self.describe(errno))) }
         return DownloadSink(descriptor: fd, destination: destination)
+    }
+
+    /// Takes over a whole body a transport wrote to a file itself (a `URLSession` download task's
+    /// file, which Foundation makes in the temporary directory): moved to the temporary file next
+    /// to the destination (copied across file systems), with that file's mode (0666 less the
+    /// umask). Returns its length and its first `prefixLength` bytes, read back for error
+    /// handlers: the one body read from disk, on the one route that cannot hand its bytes over
+    /// as they come.
+    func adopt(_ location: URL, prefixLength: Int) throws(WebServiceError) -> (length: Int64, prefix: Data) {
+        let length = try isDiscarded.withLock { discarded -> Result<Int64, WebServiceError> in
+            guard !discarded else {
+                return .failure(.download(.writeFailed(destination, reason: "the call has ended")))
+            }
+            return Result { () throws(WebServiceError) in try move(location) }
+        }.get()
+        return (length, prefix(prefixLength))
+    }
+
+    private func move(_ location: URL) throws(WebServiceError) -> Int64 {
+        let manager = FileManager.default
+        let mode = (try? manager.attributesOfItem(atPath: temporaryURL.path))?[.posixPermissions] as? NSNumber
+        if rename(location.path, temporaryURL.path) != 0 {
+            let error = errno
+            guard error == EXDEV else { throw .download(.writeFailed(destination, reason: Self.describe(error))) }
+            do {
+                try? manager.removeItem(at: temporaryURL)
+                try manager.copyItem(at: location, to: temporaryURL)
+            } catch {
+                throw .download(.writeFailed(destination, reason: "\(error)"))
+            }
+        }
+        if let mode { chmod(temporaryURL.path, mode_t(mode.uint16Value)) }
+        return ((try? manager.attributesOfItem(atPath: temporaryURL.path))?[.size] as? NSNumber)?.int64Value ?? 0
+    }
+
+    private func prefix(_ length: Int) -> Data {
+        guard let handle = FileHandle(forReadingAtPath: temporaryURL.path) else { return Data() }
+        defer { try? handle.close() }
+        return (try? handle.read(upToCount: length)) ?? Data()
     }
 
     /// Moves the body into place. Without `replace`, a file that appeared at the destination

@@ -50,6 +50,9 @@ public final class ResponseBodySink: Sendable {
         case memory(Data)
         /// The call's file, open, and the first bytes of the body.
         case file(DownloadSink, prefix: Data)
+        /// The call's file, which a transport wrote itself (``adopt(fileAt:)``): its length and
+        /// first bytes.
+        case adopted(length: Int64, prefix: Data)
     }
 
     private struct State {
@@ -132,7 +135,7 @@ public final class ResponseBodySink: Sendable {
     public func append(_ bytes: UnsafeRawBufferPointer) throws(WebServiceError) {
         try store(count: bytes.count) { (destination: inout Destination) throws(WebServiceError) in
             switch destination {
-            case .none: throw Self.notBegun
+            case .none, .adopted: throw Self.notBegun
             case .memory(var data):
                 destination = .none
                 Self.append(bytes, to: &data)
@@ -154,7 +157,7 @@ public final class ResponseBodySink: Sendable {
     public func append(_ data: Data) throws(WebServiceError) {
         try store(count: data.count) { (destination: inout Destination) throws(WebServiceError) in
             switch destination {
-            case .none: throw Self.notBegun
+            case .none, .adopted: throw Self.notBegun
             case .memory(var kept):
                 destination = .none
                 if kept.isEmpty { kept = data } else { kept.append(data) }
@@ -190,10 +193,63 @@ public final class ResponseBodySink: Sendable {
                 file.close()
                 response.body = prefix
                 response.bodyFileLength = file.byteCount
+            case .adopted(let length, let prefix):
+                response.body = prefix
+                response.bodyFileLength = length
             }
         }.get()
         response.passedSink = true
         return response
+    }
+
+    /// Takes the whole body of the response begun last from a file the transport wrote itself (a
+    /// `URLSession` download task's, which Foundation deletes afterwards): a file-bound body's
+    /// file is moved to the call's file (its first 64 KiB read back for error handlers); any
+    /// other body (a redirect's, a challenge's) is read into memory within the limit.
+    func adopt(fileAt location: URL) throws(WebServiceError) {
+        try state.withLockResult { (state: inout State) throws(WebServiceError) in
+            if let failure = state.failure { throw failure }
+            switch state.destination {
+            case .none, .adopted: throw Self.notBegun
+            case .file(let file, _):
+                file.close()
+                guard let download else { throw Self.notBegun }
+                let (length, prefix) = try download.adopt(location, prefixLength: Self.keptPrefix)
+                state.destination = .adopted(length: length, prefix: prefix)
+            case .memory:
+                let limit = maximumSize.map { $0 < Int.max ? $0 + 1 : $0 }
+                guard let handle = FileHandle(forReadingAtPath: location.path) else {
+                    throw .transport(URLError(.cannotOpenFile, reason: "the body's file cannot be opened"))
+                }
+                defer { try? handle.close() }
+                let data: Data
+                do {
+                    if let limit {
+                        data = try handle.read(upToCount: limit) ?? Data()
+                    } else {
+                        data = try handle.readToEnd() ?? Data()
+                    }
+                } catch {
+                    throw .transport(URLError(.cannotOpenFile, reason: "the body's file cannot be read: \(error)"))
+                }
+                try Self.admit(Int64(data.count), into: &state, limit: maximumSize)
+                state.destination = .memory(data)
+            }
+        }.get()
+    }
+
+    /// Counts `received` bytes of the body begun last that the transport wrote to a file itself,
+    /// as download progress. Before any body is begun (Foundation may report bytes before it
+    /// tells the status), they are reported as they are.
+    func advance(to received: Int64, expected: Int64?) {
+        let expected = expected.flatMap { $0 > 0 ? $0 : nil }
+        let report = state.withLock { (state: inout State) -> (Int64, Int64?)? in
+            if case .none = state.destination { return (received, expected) }
+            guard state.failure == nil, state.counts, received > state.received else { return nil }
+            state.received = received
+            return (received, expected ?? state.expected)
+        }
+        if let report, let progress { progress.report(.download, completed: report.0, expected: report.1) }
     }
 
     /// Pours the body of a response that a transport (a stub, a custom one) or an interceptor

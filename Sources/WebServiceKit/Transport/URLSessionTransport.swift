@@ -15,8 +15,9 @@ import Foundation
 /// on Linux does not apply it, and elsewhere it only bounds the time between two packets.
 ///
 /// Response bodies are written into the call's ``ResponseBodySink`` as they arrive, which counts
-/// progress, enforces the size limit and, for a call that downloads to a file
-/// (``DownloadedFile``), writes the body to that file: it is never in memory.
+/// progress and enforces the size limit; a call that downloads to a file (``DownloadedFile``)
+/// runs as a download task, whose file the sink moves next to the destination when it is
+/// complete: the body is never in memory.
 ///
 /// On Linux, requests to plain `http` URLs go over HTTP/1.1 connections of the transport's own,
 /// unless a proxy applies: GET and HEAD requests without a body on kept-alive connections (about
@@ -99,14 +100,19 @@ public final class URLSessionTransport: WebServiceTransport {
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation {
                 (continuation: CheckedContinuation<TransportResponse, any Error>) in
-                // Without progress to report, a size limit or a file to write, a data task hands its
-                // whole body to a completion handler: one delegate-queue operation per call instead
-                // of one per chunk plus one at the end (the session's delegate still refuses
-                // redirects and challenges). Otherwise the delegate writes each chunk into the
-                // call's sink as it arrives: the sink enforces the limit and writes the file.
+                // A download to a file is a download task: Foundation writes the body to disk on
+                // its own thread as it arrives (a data task would queue every chunk for the
+                // delegate, and the chunks pile up in memory when the delegate falls behind); the
+                // sink takes the finished file. Without progress to report or a size limit, a
+                // data task hands its whole body to a completion handler: one delegate-queue
+                // operation per call instead of one per chunk plus one at the end (the session's
+                // delegate still refuses redirects and challenges). Otherwise the delegate writes
+                // each chunk into the call's sink as it arrives, which enforces the limit.
                 let task: URLSessionTask
                 let sink = context.responseBody
-                if context.reportsProgress || sink.maximumSize != nil || sink.downloadsToFile {
+                if sink.downloadsToFile {
+                    task = session.downloadTask(with: request)
+                } else if context.reportsProgress || sink.maximumSize != nil {
                     task = session.dataTask(with: request)
                 } else {
                     let router = router
@@ -227,6 +233,32 @@ private final class TaskExchange: @unchecked Sendable {  // every field is guard
         }
     }
 
+    /// A download task's progress: the bytes Foundation wrote to its file so far.
+    func wrote(total: Int64, expected: Int64) {
+        let (begun, response) = lock.withLock { (self.begun, task?.response) }
+        // Foundation may report bytes before the task's response is set: the sink counts them
+        // as they come until it is, and by the response's status from then on.
+        if !begun, let response = response as? HTTPURLResponse, !begin(response) { return }
+        sink.advance(to: total, expected: expected >= 0 ? expected : nil)
+    }
+
+    /// A download task finished its file: the sink takes it now (Foundation deletes it when the
+    /// delegate returns).
+    func finishDownload(at location: URL, response: URLResponse?) {
+        let begun = lock.withLock { self.begun }
+        if !begun {
+            guard let response = response as? HTTPURLResponse else {
+                return fail(.transport(URLError(.badServerResponse, reason: "a body came without a response")))
+            }
+            guard begin(response) else { return }
+        }
+        do throws(WebServiceError) {
+            try sink.adopt(fileAt: location)
+        } catch {
+            fail(error)
+        }
+    }
+
     /// The session was told not to answer an HTTP authentication challenge: the client's own
     /// provider does that from the 401 response.
     func noteRejectedChallenge() { lock.withLock { rejectedChallenge = true } }
@@ -334,7 +366,7 @@ extension TaskExchange {
 
 /// The session's delegate: hands each task's callbacks to its exchange, and refuses redirects so
 /// that the client follows them itself.
-private final class TaskRouter: NSObject, URLSessionDataDelegate, @unchecked Sendable {
+private final class TaskRouter: NSObject, URLSessionDataDelegate, URLSessionDownloadDelegate, @unchecked Sendable {
     // `exchanges` is guarded by `lock`.
     private let lock = NSLock()
     private var exchanges: [Int: (exchange: TaskExchange, context: TransportContext)] = [:]
@@ -398,6 +430,19 @@ private final class TaskRouter: NSObject, URLSessionDataDelegate, @unchecked Sen
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
         exchange(for: dataTask)?.append(data)
+    }
+
+    func urlSession(
+        _ session: URLSession, downloadTask: URLSessionDownloadTask, didWriteData bytesWritten: Int64,
+        totalBytesWritten: Int64, totalBytesExpectedToWrite: Int64
+    ) {
+        exchange(for: downloadTask)?.wrote(total: totalBytesWritten, expected: totalBytesExpectedToWrite)
+    }
+
+    func urlSession(
+        _ session: URLSession, downloadTask: URLSessionDownloadTask, didFinishDownloadingTo location: URL
+    ) {
+        exchange(for: downloadTask)?.finishDownload(at: location, response: downloadTask.response)
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
