@@ -100,7 +100,7 @@ final class ResponseBodySinkTests: XCTestCase {
             XCTAssertTrue(context.responseBody.writesToFile(statusCode: 200))
             let response = try Self.write(body, chunk: 4096, into: context)
             XCTAssertEqual(response.bodyFileLength, 300_000)
-            XCTAssertEqual(response.body, body.prefix(64 * 1024), "the first 64 KiB stay in memory")
+            XCTAssertEqual(response.body, Data(), "the body is in the file")
             return response
         }
         let destination = directory.appendingPathComponent("sunk.bin")

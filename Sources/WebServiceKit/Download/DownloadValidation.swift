@@ -7,8 +7,8 @@ import Foundation
 extension ResponseValidator {
     /// Checks a download's response like any other (success codes, error handler), then moves
     /// the file into place. The body of a file-bound response is in the file; the sink kept its
-    /// first 64 KiB as the response's body, for the error handler and the error (the file is
-    /// never read back). The caller deletes the file when this throws.
+    /// first 64 KiB with the response, for the error handler and the error. The caller deletes
+    /// the file when this throws.
     func validateDownload(
         _ received: TransportResponse, for request: URLRequest, from sink: ResponseBodySink, into download: FileDownload
     ) throws(WebServiceError) -> ValidatedResponse {
@@ -16,7 +16,9 @@ extension ResponseValidator {
         // now, by the same rules as a transport's.
         let response = try sink.receive(received)
         var checked = response
-        if response.bodyFileLength == nil, !isAccepted(response.statusCode) {
+        if response.bodyFileLength != nil {
+            checked.body = response.filePrefix
+        } else if !isAccepted(response.statusCode) {
             checked.body = response.body.prefix(ResponseBodySink.keptPrefix)
         }
         let context = try check(checked, for: request)

@@ -24,9 +24,9 @@ import Foundation
 ///   the sink throws.
 /// - **Download progress** counts the bytes of the response that answers the call (not those of
 ///   a redirect or a challenge), against its expected length.
-/// - **The first bytes** of a file-bound body (up to 64 KiB) stay in memory as the response's
-///   ``TransportResponse/body``, for the call's error handler and its error: the file is never
-///   read back.
+/// - **The first bytes** of a file-bound body (up to 64 KiB) stay in memory with the response,
+///   for the call's error handler and its error: the file is not read back (but for a
+///   `URLSession` download task's file, which Foundation writes itself).
 ///
 /// A transport that does not use the sink and returns its body in memory still works: the client
 /// pours that body into the sink as the response comes back, with the same rules (limit, file,
@@ -173,9 +173,10 @@ public final class ResponseBodySink: Sendable {
         }
     }
 
-    /// Ends the body begun last and returns `response` with it: the body in memory, or, for a
-    /// file-bound body, its first bytes as ``TransportResponse/body`` and its length as
-    /// ``TransportResponse/bodyFileLength``. `response`'s own body is replaced.
+    /// Ends the body begun last and returns `response` with it: the body in memory as
+    /// ``TransportResponse/body``, or, for a file-bound body, an empty ``TransportResponse/body``
+    /// and the file's length as ``TransportResponse/bodyFileLength`` (the sink keeps the first
+    /// 64 KiB with the response for the error handler). `response`'s own body is replaced.
     ///
     /// - Throws: ``WebServiceError/invalidCall(_:)`` when no body was begun; the error that ended
     ///   the body, if one did.
@@ -191,10 +192,12 @@ public final class ResponseBodySink: Sendable {
                 response.bodyFileLength = nil
             case .file(let file, let prefix):
                 file.close()
-                response.body = prefix
+                response.body = Data()
+                response.filePrefix = prefix
                 response.bodyFileLength = file.byteCount
             case .adopted(let length, let prefix):
-                response.body = prefix
+                response.body = Data()
+                response.filePrefix = prefix
                 response.bodyFileLength = length
             }
         }.get()

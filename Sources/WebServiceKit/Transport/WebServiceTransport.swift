@@ -17,9 +17,12 @@ public struct TransportResponse: Sendable {
     /// Where the response came from: the network, or the client's ``HTTPCache``.
     public var source: ResponseSource
     /// For a response whose body went to the call's file (a call that downloads to one): the
-    /// file's length; ``body`` then holds only the body's first bytes (up to 64 KiB), for error
-    /// handlers. `nil` for a body in memory. Set by ``ResponseBodySink/finish(_:)``.
+    /// file's length; ``body`` is then empty. `nil` for a body in memory. Set by
+    /// ``ResponseBodySink/finish(_:)``.
     public internal(set) var bodyFileLength: Int64?
+    /// For a response whose body went to the call's file: its first bytes (up to 64 KiB), kept by
+    /// the sink for the error handler and the error, so that the file is never read back.
+    var filePrefix = Data()
     /// Whether the body went through the call's ``ResponseBodySink`` (written into it by the
     /// transport, or poured into it by the client): it is not poured again.
     var passedSink = false
