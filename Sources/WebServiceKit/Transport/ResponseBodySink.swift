@@ -252,7 +252,7 @@ public final class ResponseBodySink: Sendable {
             state.received = received
             return (received, expected ?? state.expected)
         }
-        if let report, let progress { progress.report(.download, completed: report.0, expected: report.1) }
+        if let report { deliver(report) }
     }
 
     /// Pours the body of a response that a transport (a stub, a custom one) or an interceptor
@@ -268,11 +268,11 @@ public final class ResponseBodySink: Sendable {
 
     /// Counts progress the transport reports itself (``TransportContext/reportDownloadProgress(received:expected:)``).
     func reportProgress(received: Int64, expected: Int64?) {
-        progress?.report(.download, completed: received, expected: expected.flatMap { $0 > 0 ? $0 : nil })
+        deliver((received, expected.flatMap { $0 > 0 ? $0 : nil }))
     }
 
     /// Runs `write` on the destination under the lock, after the limit check of `count` more
-    /// bytes; reports progress after it (the one place download progress is counted).
+    /// bytes; reports progress after it.
     private func store(
         count: Int, _ write: (inout Destination) throws(WebServiceError) -> Void
     ) throws(WebServiceError) {
@@ -286,7 +286,13 @@ public final class ResponseBodySink: Sendable {
             state.received = overflow ? Int64.max : total
             return state.counts ? (state.received, state.expected) : nil
         }.get()
-        if let report, let progress { progress.report(.download, completed: report.0, expected: report.1) }
+        if let report { deliver(report) }
+    }
+
+    /// Hands a download count to the call's progress reporter (outside the lock): every count of
+    /// the response body goes through here.
+    private func deliver(_ count: (received: Int64, expected: Int64?)) {
+        progress?.report(.download, completed: count.received, expected: count.expected)
     }
 
     /// Throws (and remembers) ``WebServiceError/responseTooLarge(limit:statusCode:)`` when
