@@ -64,6 +64,11 @@ public final class ResponseBodySink: Sendable {
         var received: Int64 = 0
         /// Whether the body counts as the call's download, for progress.
         var counts = false
+        /// Whether progress counts the bytes appended (`false`: the transport counts other bytes,
+        /// those of a coded body on the wire, with ``advance(to:expected:)``).
+        var countsAppendedBytes = true
+        /// The last count given by ``advance(to:expected:)``.
+        var advanced: Int64 = 0
         /// Set once a body passed the limit: every later byte of that response is refused too.
         var failure: WebServiceError?
     }
@@ -107,6 +112,13 @@ public final class ResponseBodySink: Sendable {
     ///   memory announces more than ``maximumSize``, before any byte is read;
     ///   ``WebServiceError/download(_:)`` when the call's file cannot be opened.
     public func begin(statusCode: Int, expectedLength: Int64?) throws(WebServiceError) {
+        try begin(statusCode: statusCode, expectedLength: expectedLength, countsAppendedBytes: true)
+    }
+
+    /// Starts a body whose progress the transport counts itself (``advance(to:expected:)``) when
+    /// `countsAppendedBytes` is `false`: a body decoded as it arrives, whose progress is that of
+    /// its bytes on the wire against its `Content-Length`.
+    func begin(statusCode: Int, expectedLength: Int64?, countsAppendedBytes: Bool) throws(WebServiceError) {
         let expected = expectedLength.flatMap { $0 >= 0 ? $0 : nil }
         let file = try writesToFile(statusCode: statusCode) ? download?.openBody() : nil
         try state.withLockResult { (state: inout State) throws(WebServiceError) in
@@ -114,6 +126,8 @@ public final class ResponseBodySink: Sendable {
             state.expected = expected
             state.received = 0
             state.counts = Self.countsAsDownload(statusCode: statusCode)
+            state.countsAppendedBytes = countsAppendedBytes
+            state.advanced = 0
             state.failure = nil
             if case .file(let previous, _) = state.destination { previous.close() }
             if let file {
@@ -241,15 +255,16 @@ public final class ResponseBodySink: Sendable {
         }.get()
     }
 
-    /// Counts `received` bytes of the body begun last that the transport wrote to a file itself,
-    /// as download progress. Before any body is begun (Foundation may report bytes before it
-    /// tells the status), they are reported as they are.
+    /// Counts `received` bytes of the body begun last that the transport counts itself (a file it
+    /// wrote itself, a coded body's bytes on the wire), as download progress. Before any body is
+    /// begun (Foundation may report bytes before it tells the status), they are reported as they
+    /// are.
     func advance(to received: Int64, expected: Int64?) {
         let expected = expected.flatMap { $0 > 0 ? $0 : nil }
         let report = state.withLock { (state: inout State) -> (Int64, Int64?)? in
             if case .none = state.destination { return (received, expected) }
-            guard state.failure == nil, state.counts, received > state.received else { return nil }
-            state.received = received
+            guard state.failure == nil, state.counts, received > state.advanced else { return nil }
+            state.advanced = received
             return (received, expected ?? state.expected)
         }
         if let report { deliver(report) }
@@ -284,7 +299,7 @@ public final class ResponseBodySink: Sendable {
             }
             try write(&state.destination)
             state.received = overflow ? Int64.max : total
-            return state.counts ? (state.received, state.expected) : nil
+            return state.counts && state.countsAppendedBytes ? (state.received, state.expected) : nil
         }.get()
         if let report { deliver(report) }
     }

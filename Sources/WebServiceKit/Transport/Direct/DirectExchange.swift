@@ -196,6 +196,8 @@ struct ResponseReader {
     /// How the final response's body is kept, decided when its head arrives (``ResponseDecoding``);
     /// `nil` until then. The sink's body is begun at the same moment.
     private var coding: Coding?
+    /// The bytes of a coded body as they came on the wire, for its progress.
+    private var wireBytes: Int64 = 0
 
     private enum Coding {
         /// The body is kept as it came.
@@ -249,9 +251,12 @@ struct ResponseReader {
                 )
                 .map(Coding.decoded) ?? .asIs
             self.coding = coding
-            // A decoded body's length is known only at its end.
-            let expected: Int64? = if case .asIs = coding { parser.bodyLength.map(Int64.init) } else { nil }
-            try sink.begin(statusCode: head.statusCode, expectedLength: expected)
+            // A decoded body's length is known only at its end: its progress is that of its bytes
+            // on the wire, against its Content-Length.
+            let asIs = if case .asIs = coding { true } else { false }
+            try sink.begin(
+                statusCode: head.statusCode, expectedLength: asIs ? parser.bodyLength.map(Int64.init) : nil,
+                countsAppendedBytes: asIs)
         }
         switch coding {
         case .asIs:
@@ -265,6 +270,7 @@ struct ResponseReader {
     /// checks that the coded stream ended too.
     private mutating func decode(with decoder: ContentDecoder, statusCode: Int, finishing: Bool = false) throws {
         let sink = context.responseBody
+        wireBytes += Int64(parser.body.count)
         let keep = { (bytes: UnsafeBufferPointer<UInt8>) throws in try sink.append(UnsafeRawBufferPointer(bytes)) }
         do {
             try parser.drainBody { bytes in try decoder.feed(bytes, keep) }
@@ -273,6 +279,7 @@ struct ResponseReader {
             let limit = sink.limit(statusCode: statusCode) ?? Int.max
             throw ResponseDecoding.failure(error, statusCode: statusCode, limit: limit)
         }
+        sink.advance(to: wireBytes, expected: parser.bodyLength.map(Int64.init))
     }
 
     /// Reads to the end of the final response.
