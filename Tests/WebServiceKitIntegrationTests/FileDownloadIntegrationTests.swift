@@ -92,6 +92,28 @@ final class FileDownloadIntegrationTests: XCTestCase {
         }
     }
 
+    func testAnErrorBodyReachesTheErrorFromTheSinkOnBothPathsAndARedirectIsFollowed() async throws {
+        let redirect = WebServiceCall<DownloadedFile>(relativePath: "redirect-to?url=%%0%%")
+        for (path, client) in try clients() {
+            // httpbin's 418 has a body: the sink kept its start for the error (the file is gone).
+            let destination = directory.appendingPathComponent("teapot.bin")
+            do {
+                _ = try await client.perform(Self.status, [418, DownloadDestination(destination)])
+                XCTFail("a 418 must fail, \(path)")
+            } catch {
+                guard case .unacceptableStatus(418, _, let body) = error else { return XCTFail("\(path): \(error)") }
+                XCTAssertTrue(String(decoding: body, as: UTF8.self).contains("teapot"), path)
+            }
+            XCTAssertEqual(try contents(), [], path)
+            // A redirect's body is not the download: the file holds the final response's body.
+            let target = try HTTPBin.url().appendingPathComponent("bytes/3000").absoluteString + "?seed=4"
+            let file = try await client.perform(redirect, [target, DownloadDestination(destination)])
+            XCTAssertEqual(file.byteCount, 3000, path)
+            XCTAssertEqual(try Data(contentsOf: destination).count, 3000, path)
+            try clear()
+        }
+    }
+
     func testACancelledDownloadLeavesNoFileBehind() async throws {
         for (_, client) in try clients() { try await cancelledDownloadLeavesNoFileBehind(client) }
     }

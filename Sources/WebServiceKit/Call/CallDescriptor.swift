@@ -38,10 +38,15 @@ public struct CallDescriptor: Sendable {
     /// Makes a descriptor of `fields`, checking and compiling them once.
     ///
     /// `supportsSerializationRoot` tells whether the response serializer can decode from a
-    /// ``CallFields/serializationRoot``.
-    init(_ fields: CallFields, supportsSerializationRoot: Bool) {
-        storage = Storage(fields, supportsSerializationRoot: supportsSerializationRoot)
+    /// ``CallFields/serializationRoot``; `downloadsToFile`, whether the call's response body goes
+    /// to a file (a `WebServiceCall<DownloadedFile>`).
+    init(_ fields: CallFields, supportsSerializationRoot: Bool, downloadsToFile: Bool = false) {
+        storage = Storage(fields, supportsSerializationRoot: supportsSerializationRoot, downloadsToFile: downloadsToFile)
     }
+
+    /// Whether the call's response body goes to a file (``DownloadedFile``): decided once, when
+    /// the descriptor is made from its serializer, never by a type test per call.
+    var downloadsToFile: Bool { storage.downloadsToFile }
 
     /// The fields, the name in use, the identity and the compiled form: made once per descriptor.
     @usableFromInline final class Storage: Sendable {
@@ -49,9 +54,11 @@ public struct CallDescriptor: Sendable {
         let name: String
         @usableFromInline let fields: CallFields
         let compiled: Result<CompiledCall, WebServiceError>
+        let downloadsToFile: Bool
 
-        init(_ fields: CallFields, supportsSerializationRoot: Bool) {
+        init(_ fields: CallFields, supportsSerializationRoot: Bool, downloadsToFile: Bool) {
             id = CallID.next()
+            self.downloadsToFile = downloadsToFile
             name = fields.name ?? "\(fields.method.rawValue) \(fields.relativePath)"
             self.fields = fields
             compiled = Result { () throws(WebServiceError) in

@@ -106,7 +106,9 @@ public struct WebServiceCall<Response: Sendable>: Sendable {
     /// one parameter per field does not list.
     public init(_ fields: CallFields, serializer: some ResponseSerializer<Response>) {
         responseSerializer = serializer
-        descriptor = CallDescriptor(fields, supportsSerializationRoot: serializer.supportsSerializationRoot)
+        descriptor = CallDescriptor(
+            fields, supportsSerializationRoot: serializer.supportsSerializationRoot,
+            downloadsToFile: serializer is DownloadedFileSerializer)
     }
 }
 

@@ -11,12 +11,13 @@ extension WebServiceClient {
     /// ``ValidatedResponse/value(decodedBy:)`` finishes it.
     ///
     /// Not generic: this is the same code for every response type, which looks up no generic
-    /// metadata per call. `responseType` only tells whether the call downloads to a file.
+    /// metadata per call. Whether the call downloads to a file is the descriptor's to say
+    /// (``CallDescriptor/downloadsToFile``).
     ///
     /// `progress` gets the handler bound from the arguments; the caller closes it and delivers
     /// the outcome through it (``ProgressReporter/close(succeeded:then:)``).
     func execute(
-        _ descriptor: CallDescriptor, responseType: Any.Type, arguments: [any Sendable],
+        _ descriptor: CallDescriptor, arguments: [any Sendable],
         prepare: (any WebServiceInterceptor)?, progress: ProgressReporter
     ) async throws(WebServiceError) -> ValidatedResponse {
         let settings = currentSettings
@@ -26,26 +27,30 @@ extension WebServiceClient {
         if let prepare { interceptors.append(prepare) }
         progress.attach(simple: prepared.progress, rich: prepared.transferProgress)
         let uploadLength = prepared.streamedBody?.length ?? prepared.request.httpBody.map { Int64($0.count) }
-        let download = try fileDownload(for: responseType, destination: prepared.downloadDestination)
+        let download = try fileDownload(for: descriptor, destination: prepared.downloadDestination)
         if let download { progress.discardOnFailure(download) }
         // A ProgressHandler follows the upload of calls that send a body, the download otherwise.
         let sendsBody = (uploadLength ?? 0) > 0 || prepared.streamedBody != nil
         progress.start(primary: sendsBody ? .upload : .download)
+        // Every response body of the call goes into its one sink: memory within the limit, or the file.
+        let reporter = progress.hasHandlers ? progress : nil
+        let sink = ResponseBodySink(
+            maximumSize: settings.maximumResponseBodySize, download: download, progress: reporter)
         do throws(WebServiceError) {
             let call = CallExchange(
                 descriptor: descriptor, interceptors: interceptors, provider: settings.authenticationProvider,
                 maximumRedirects: settings.maximumRedirects, cache: settings.cache,
                 log: ExchangeLog.make(for: descriptor, settings: settings), transport: transport,
                 context: TransportContext(
-                    call: descriptor, uploadLength: uploadLength, progress: progress.hasHandlers ? progress : nil,
-                    cacheIdentifier: prepared.cacheIdentifier, download: download,
-                    maximumBodySize: settings.maximumResponseBodySize))
+                    call: descriptor, uploadLength: uploadLength, progress: reporter,
+                    cacheIdentifier: prepared.cacheIdentifier, responseBody: sink))
             // Every stage of the call, in order: Stages.swift.
             let exchange = try await CallStages.run(prepared.request, body: prepared.streamedBody, call: call)
             let validator = ResponseValidator(descriptor: descriptor, compiled: compiled, settings: settings)
             let validated =
                 if let download {
-                    try validator.validateDownload(exchange.response, for: exchange.request, into: download)
+                    try validator.validateDownload(
+                        exchange.response, for: exchange.request, from: sink, into: download)
                 } else {
                     try validator.validate(exchange.response, for: exchange.request)
                 }
@@ -62,14 +67,14 @@ extension WebServiceClient {
 
     /// The file a `WebServiceCall<DownloadedFile>` writes to: its destination argument, or a new
     /// temporary file; `nil` for other calls, which cannot take a destination.
-    private func fileDownload(for responseType: Any.Type, destination: DownloadDestination?)
+    private func fileDownload(for descriptor: CallDescriptor, destination: DownloadDestination?)
         throws(WebServiceError) -> FileDownload?
     {
-        guard responseType == DownloadedFile.self else {
+        guard descriptor.downloadsToFile else {
             guard destination == nil else {
                 throw .invalidArguments(
                     index: nil,
-                    reason: "a DownloadDestination needs a WebServiceCall<DownloadedFile>, not <\(responseType)>")
+                    reason: "a DownloadDestination needs a WebServiceCall<DownloadedFile>, not \"\(descriptor.name)\"")
             }
             return nil
         }

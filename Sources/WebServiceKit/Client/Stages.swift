@@ -31,10 +31,12 @@ enum CallStages {
         // answers the cache gives without the network are logged by the cache stage through
         // ``ExchangeLog/answered(_:with:)``.
         LogStage(),
-        // The only place a response head is refused for its form, and the body size checked
-        // once more: right above the transport, so neither the cache nor the log sees what it
-        // would refuse.
+        // The only place a response head is refused for its form: right above the transport, so
+        // neither the cache nor the log sees what it would refuse.
         ResponseCheckStage(),
+        // The call's one response-body sink (memory within the size limit, or the download file;
+        // progress) takes a body a transport returned in memory instead of writing it there.
+        ResponseBodyStage(),
         // The client's transport: it gets a checked request and gives back a whole response.
         TransportStage(),
     ]
@@ -85,7 +87,7 @@ struct Answer: Sendable {
 }
 
 /// What every stage may read about its call: set up once per call by
-/// ``WebServiceClient/execute(_:responseType:arguments:prepare:progress:)``.
+/// ``WebServiceClient/execute(_:arguments:prepare:progress:)``.
 final class CallExchange: Sendable {
     let descriptor: CallDescriptor
     /// The client's interceptors, then the call's own (`prepare`).

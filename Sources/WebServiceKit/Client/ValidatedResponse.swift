@@ -21,12 +21,15 @@ struct ValidatedResponse {
         -> Response
     {
         if let file {
-            // Only a WebServiceCall<DownloadedFile> downloads to a file (checked before sending):
-            // the cast holds; a typed error rather than a trap if a later change broke that.
-            guard let value = file as? Response else {
+            // Only a WebServiceCall<DownloadedFile> downloads to a file (decided before sending):
+            // its serializer gives the file as the value; no cast.
+            var context = context
+            context.downloadedFile = file
+            do {
+                return try serializer.deserialize(Data(), context: context)
+            } catch {
                 throw .invalidCall("a file was downloaded for a call whose response is \(Response.self)")
             }
-            return value
         }
         let status = response.statusCode
         // RFC 9110 §6.4.1: HEAD responses, 204 and 304 never have content; 205 must not either.

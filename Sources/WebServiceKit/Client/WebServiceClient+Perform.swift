@@ -62,7 +62,7 @@ extension WebServiceClient {
                 do throws(WebServiceError) {
                     result = .success(
                         try await self.execute(
-                            call.descriptor, responseType: Response.self, arguments: arguments, prepare: interceptor,
+                            call.descriptor, arguments: arguments, prepare: interceptor,
                             progress: reporter
                         ).response(decodedBy: call.responseSerializer))
                 } catch {
@@ -201,7 +201,7 @@ extension WebServiceClient {
         progress: TransferProgressHandler?
     ) async throws(WebServiceError) -> Response {
         try await run(
-            call.descriptor, responseType: Response.self, arguments: arguments, prepare: prepare, progress: progress
+            call.descriptor, arguments: arguments, prepare: prepare, progress: progress
         ) { validated throws(WebServiceError) in try validated.value(decodedBy: call.responseSerializer) }
     }
 
@@ -211,21 +211,21 @@ extension WebServiceClient {
         progress: TransferProgressHandler?
     ) async throws(WebServiceError) -> WebServiceResponse<Response> {
         try await run(
-            call.descriptor, responseType: Response.self, arguments: arguments, prepare: prepare, progress: progress
+            call.descriptor, arguments: arguments, prepare: prepare, progress: progress
         ) { validated throws(WebServiceError) in try validated.response(decodedBy: call.responseSerializer) }
     }
 
     /// A call for the `async` and blocking forms: returns or throws only after every progress
     /// event has run on the callback queue. `decode` makes the result of the validated response.
     private func run<Result>(
-        _ descriptor: CallDescriptor, responseType: Any.Type, arguments: [any Sendable],
+        _ descriptor: CallDescriptor, arguments: [any Sendable],
         prepare: (any WebServiceInterceptor)?, progress handler: TransferProgressHandler?,
         decode: (ValidatedResponse) throws(WebServiceError) -> Result
     ) async throws(WebServiceError) -> Result {
         let reporter = ProgressReporter(queue: callbackQueue, handler: handler)
         do throws(WebServiceError) {
             let validated = try await execute(
-                descriptor, responseType: responseType, arguments: arguments, prepare: prepare, progress: reporter)
+                descriptor, arguments: arguments, prepare: prepare, progress: reporter)
             let result = try decode(validated)
             reporter.close(succeeded: true)
             await reporter.settle()

@@ -5,8 +5,8 @@ extension WebServiceCall where Response == DownloadedFile {
     ///
     /// Pass a ``DownloadDestination`` argument to choose the file; without one the body goes to a
     /// new file in the temporary directory. The call is never cached, and its responses are
-    /// checked as any other's (success codes, error handler: an error response's first 64 KiB
-    /// are read back for them, then the file is deleted). Parameters are those of
+    /// checked as any other's (success codes, error handler: the body's first 64 KiB are kept in
+    /// memory as it is written, for them; after an error the file is deleted). Parameters are those of
     /// ``init(name:method:relativePath:headers:successCodes:overridesClientSuccessCodes:serializer:serializationRoot:requestSerializer:bodyCharset:bodyParameter:timeout:cache:cacheIdentifier:progressParameter:urlBuilder:errorHandler:multipartBoundary:logLevel:)``.
     public init(
         name: String? = nil,
@@ -44,11 +44,15 @@ extension WebServiceCall where Response == DownloadedFile {
 }
 
 /// The serializer of `WebServiceCall<DownloadedFile>`: the client writes such bodies to a file
-/// itself and never hands them to a serializer; one in memory is refused.
+/// itself, and the value is that file (``ResponseContext/downloadedFile``); a body in memory is
+/// refused.
 struct DownloadedFileSerializer: ResponseSerializer {
     struct NotAFile: Error, CustomStringConvertible {
         var description: String { "a DownloadedFile is written by the client, not decoded from a body" }
     }
 
-    func deserialize(_ body: Data, context: ResponseContext) throws -> DownloadedFile { throw NotAFile() }
+    func deserialize(_ body: Data, context: ResponseContext) throws -> DownloadedFile {
+        guard let file = context.downloadedFile else { throw NotAFile() }
+        return file
+    }
 }

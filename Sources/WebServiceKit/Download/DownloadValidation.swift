@@ -6,20 +6,22 @@ import Foundation
 
 extension ResponseValidator {
     /// Checks a download's response like any other (success codes, error handler), then moves
-    /// the file into place. An error response's first 64 KiB are read back from the file for the
-    /// error handler and the error; the caller deletes the file when this throws.
-    func validateDownload(_ response: TransportResponse, for request: URLRequest, into download: FileDownload)
-        throws(WebServiceError) -> ValidatedResponse
-    {
+    /// the file into place. The body of a file-bound response is in the file; the sink kept its
+    /// first 64 KiB with the response, for the error handler and the error. The caller deletes
+    /// the file when this throws.
+    func validateDownload(
+        _ received: TransportResponse, for request: URLRequest, from sink: ResponseBodySink, into download: FileDownload
+    ) throws(WebServiceError) -> ValidatedResponse {
+        // A response that no transport wrote (an interceptor's answer) is poured into the sink
+        // now, by the same rules as a transport's.
+        let response = try sink.receive(received)
         var checked = response
-        if response.bodyFileLength != nil, errorHandler != nil || !isAccepted(response.statusCode) {
-            checked.body = download.prefix()
-        } else if response.bodyFileLength == nil, !isAccepted(response.statusCode) {
-            checked.body = response.body.prefix(FileDownload.errorBodyPrefix)
+        if response.bodyFileLength != nil {
+            checked.body = response.filePrefix
+        } else if !isAccepted(response.statusCode) {
+            checked.body = response.body.prefix(ResponseBodySink.keptPrefix)
         }
         let context = try check(checked, for: request)
-        // A transport that kept the body in memory (a stub, a custom transport): write it now.
-        if response.bodyFileLength == nil { try download.write(response.body) }
         let file = try download.commit()
         return ValidatedResponse(
             request: request, response: response, context: context, file: file, settings: settings)

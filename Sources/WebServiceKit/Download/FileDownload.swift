@@ -12,9 +12,9 @@ import Foundation
 /// send writes the response body into, and the final rename.
 ///
 /// The temporary file is created before the request is sent (an unwritable destination fails
-/// the call at once), replaced by each response body (``adopt(_:)`` or ``write(_:)``: a
-/// redirect's or a challenge's body is not kept), renamed into place by ``commit()`` and deleted
-/// by ``discard()``.
+/// the call at once), emptied and written by the call's ``ResponseBodySink`` for each response
+/// that is the download (``openBody()``, or ``adopt(_:prefixLength:)`` for a file a transport
+/// wrote itself), renamed into place by ``commit()`` and deleted by ``discard()``.
 final class FileDownload: Sendable {
     /// The final file.
     let destination: URL
@@ -24,9 +24,6 @@ final class FileDownload: Sendable {
     /// Set by ``discard()``; moves into or out of the temporary file happen under its lock, so
     /// that a transport finishing after a cancellation cannot bring the file back.
     private let isDiscarded = Locked(false)
-
-    /// The bytes of an error response read back for the error and the error handler.
-    static let errorBodyPrefix = 64 * 1024
 
     /// Checks `destination` and creates the temporary file (mode 0666 less the umask).
     init(_ destination: DownloadDestination) throws(WebServiceError) {
@@ -69,17 +66,20 @@ final class FileDownload: Sendable {
         return DownloadSink(descriptor: fd, destination: destination)
     }
 
-    /// Takes over the file a transport downloaded the body into (a `URLSession` download task's
+    /// Takes over a whole body a transport wrote to a file itself (a `URLSession` download task's
     /// file, which Foundation makes in the temporary directory): moved to the temporary file next
     /// to the destination (copied across file systems), with that file's mode (0666 less the
-    /// umask). Returns its length.
-    func adopt(_ location: URL) throws(WebServiceError) -> Int64 {
-        try isDiscarded.withLock { discarded -> Result<Int64, WebServiceError> in
+    /// umask). Returns its length and its first `prefixLength` bytes, read back for error
+    /// handlers: the one body read from disk, on the one route that cannot hand its bytes over
+    /// as they come.
+    func adopt(_ location: URL, prefixLength: Int) throws(WebServiceError) -> (length: Int64, prefix: Data) {
+        let length = try isDiscarded.withLock { discarded -> Result<Int64, WebServiceError> in
             guard !discarded else {
                 return .failure(.download(.writeFailed(destination, reason: "the call has ended")))
             }
             return Result { () throws(WebServiceError) in try move(location) }
         }.get()
+        return (length, prefix(prefixLength))
     }
 
     private func move(_ location: URL) throws(WebServiceError) -> Int64 {
@@ -99,18 +99,10 @@ final class FileDownload: Sendable {
         return ((try? manager.attributesOfItem(atPath: temporaryURL.path))?[.size] as? NSNumber)?.int64Value ?? 0
     }
 
-    /// Writes a body that a transport returned in memory (a stub, a custom transport).
-    func write(_ body: Data) throws(WebServiceError) {
-        let sink = try openBody()
-        defer { sink.close() }
-        try sink.write(body)
-    }
-
-    /// The first bytes of the body, for an error and the error handler.
-    func prefix() -> Data {
+    private func prefix(_ length: Int) -> Data {
         guard let handle = FileHandle(forReadingAtPath: temporaryURL.path) else { return Data() }
         defer { try? handle.close() }
-        return (try? handle.read(upToCount: Self.errorBodyPrefix)) ?? Data()
+        return (try? handle.read(upToCount: length)) ?? Data()
     }
 
     /// Moves the body into place. Without `replace`, a file that appeared at the destination
@@ -161,8 +153,8 @@ final class FileDownload: Sendable {
     static func describe(_ error: Int32) -> String { String(cString: strerror(error)) }
 }
 
-/// The open temporary file of one response body that a transport returned in memory
-/// (``FileDownload/write(_:)``), written from one thread.
+/// The open temporary file of one response body, written by the call's ``ResponseBodySink``
+/// (under its lock: one thread at a time).
 final class DownloadSink: @unchecked Sendable {  // used by one thread at a time
     private var descriptor: Int32
     private let destination: URL

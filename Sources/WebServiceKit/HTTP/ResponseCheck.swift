@@ -15,15 +15,9 @@ import Foundation
 /// - A `Set-Cookie` field with such a value is dropped instead (RFC 6265 §5.2 has a user agent
 ///   ignore a cookie it cannot parse): one bad cookie never fails a call, and never enters a
 ///   request either.
-/// - A body in memory longer than ``TransportContext/maximumBodySize`` fails the call with
-///   ``WebServiceError/responseTooLarge(limit:statusCode:)``, for a transport that does not stop
-///   reading by itself.
 enum ResponseCheck {
     /// `response` with its unsendable `Set-Cookie` fields dropped, or the reason it cannot be used.
-    static func checked(_ response: TransportResponse, context: TransportContext) throws -> TransportResponse {
-        if response.bodyFileLength == nil {
-            try context.checkBodySize(Int64(response.body.count), statusCode: response.statusCode)
-        }
+    static func checked(_ response: TransportResponse) throws -> TransportResponse {
         var dropsCookies = false
         for field in response.headers {
             guard HTTPToken.isToken(field.name) else {
@@ -60,7 +54,7 @@ struct ResponseCheckStage: CallStage {
     func send(_ outgoing: Outgoing, next: StageChain) async throws(WebServiceError) -> Answer {
         var answer = try await next.proceed(outgoing)
         do {
-            answer.response = try ResponseCheck.checked(answer.response, context: next.call.context)
+            answer.response = try ResponseCheck.checked(answer.response)
         } catch {
             throw WebServiceError(transportError: error)
         }

@@ -10,6 +10,9 @@ public struct ResponseContext: Sendable {
     public let serializationRoot: [String]?
     /// The client's JSON decoder, used by serializers that were not given one.
     public let defaultJSONDecoder: JSONDecoder
+    /// The file a call that downloads to one wrote, moved into place: the value of
+    /// `WebServiceCall<DownloadedFile>`.
+    var downloadedFile: DownloadedFile? = nil
 
     /// Creates a context, for testing a serializer or an error handler on its own.
     public init(

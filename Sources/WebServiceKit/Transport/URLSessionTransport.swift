@@ -22,9 +22,10 @@ import Foundation
 /// The request's `timeoutInterval` is a deadline for the whole exchange, enforced here: Foundation
 /// on Linux does not apply it, and elsewhere it only bounds the time between two packets.
 ///
-/// Response bodies are reported to the call's progress handlers as they arrive; a call that
-/// downloads to a file (``DownloadedFile``) runs as a download task, whose file is moved next to
-/// the destination when it is complete: the body is never in memory.
+/// Response bodies are written into the call's ``ResponseBodySink`` as they arrive, which counts
+/// progress and enforces the size limit; a call that downloads to a file (``DownloadedFile``)
+/// runs as a download task, whose file the sink moves next to the destination when it is
+/// complete: the body is never in memory.
 public final class URLSessionTransport: WebServiceTransport {
     /// The session requests run on.
     public let session: URLSession
@@ -124,15 +125,17 @@ public final class URLSessionTransport: WebServiceTransport {
                 (continuation: CheckedContinuation<TransportResponse, any Error>) in
                 // A download to a file is a download task: Foundation writes the body to disk on
                 // its own thread as it arrives (a data task would queue every chunk for the
-                // delegate, and the chunks pile up in memory when the delegate falls behind).
-                // Without progress to report, a data task hands its whole body to a completion
-                // handler: one delegate-queue operation per call instead of one per chunk plus one
-                // at the end. The session's delegate still refuses redirects and challenges. A
-                // body size limit needs the delegate too: it sees the bytes as they arrive.
+                // delegate, and the chunks pile up in memory when the delegate falls behind); the
+                // sink takes the finished file. Without progress to report or a size limit, a
+                // data task hands its whole body to a completion handler: one delegate-queue
+                // operation per call instead of one per chunk plus one at the end (the session's
+                // delegate still refuses redirects and challenges). Otherwise the delegate writes
+                // each chunk into the call's sink as it arrives, which enforces the limit.
                 let task: URLSessionTask
-                if context.download != nil {
+                let sink = context.responseBody
+                if sink.downloadsToFile {
                     task = session.downloadTask(with: request)
-                } else if context.reportsProgress || context.maximumBodySize != nil {
+                } else if context.reportsProgress || sink.maximumSize != nil {
                     task = session.dataTask(with: request)
                 } else {
                     let router = router
@@ -151,30 +154,25 @@ public final class URLSessionTransport: WebServiceTransport {
     }
 }
 
-/// One request's state: the task, the body so far (in memory, or the download's file), the
-/// deadline, and the one continuation.
+/// One request's state: the task, whether its body has begun in the call's sink, the deadline,
+/// and the one continuation.
 private final class TaskExchange: @unchecked Sendable {  // every field is guarded by `lock`
     private let lock = NSLock()
     private var task: URLSessionTask?
     private var continuation: CheckedContinuation<TransportResponse, any Error>?
     private var deadline: DeadlineScheduler.Token?
-    private var body = Data()
-    /// The length of the downloaded file, once it was moved to the call's temporary file.
-    private var fileLength: Int64?
-    private var received: Int64 = 0
-    /// Whether the body counts as the call's download (not a redirect or a challenge), and its
-    /// expected length (-1 when unknown); decided when the first bytes come.
-    private var counted: (counts: Bool, expected: Int64)?
-    private var downloadError: WebServiceError?
+    /// Whether the response's body was begun in the sink.
+    private var begun = false
+    /// Why the sink refused the body (over the size limit, a file that cannot be written); the
+    /// task is cancelled then.
+    private var sinkFailure: WebServiceError?
     private var isCancelled = false
     private var timedOut = false
     private var rejectedChallenge = false
-    /// The call's download file and body size limit; `tooLarge` is the error once a body passed
-    /// the limit.
-    private let context: TransportContext
-    private var tooLarge: WebServiceError?
+    /// Where the body goes: memory within the limit, or the call's file.
+    private let sink: ResponseBodySink
 
-    init(context: TransportContext) { self.context = context }
+    init(context: TransportContext) { sink = context.responseBody }
 
     func start(
         _ task: URLSessionTask, continuation: CheckedContinuation<TransportResponse, any Error>,
@@ -200,26 +198,36 @@ private final class TaskExchange: @unchecked Sendable {  // every field is guard
         task?.cancel()
     }
 
-    /// The response head arrived: a `Content-Length` over the limit ends the task before the body.
-    /// Returns whether it did.
+    /// The response head arrived: its body begins in the sink, which refuses a `Content-Length`
+    /// over the limit before the body. Returns whether it did (the task is then cancelled).
     func received(_ response: URLResponse) -> Bool {
-        guard let response = response as? HTTPURLResponse, response.expectedContentLength >= 0 else { return false }
-        refuseIfTooLarge(response.expectedContentLength, statusCode: response.statusCode)
-        return lock.withLock { tooLarge != nil }
+        guard let response = response as? HTTPURLResponse else { return false }
+        return !begin(response)
     }
 
-    /// Cancels the task, once, when `byteCount` is over the limit; the call fails with
-    /// ``WebServiceError/responseTooLarge(limit:statusCode:)``.
-    private func refuseIfTooLarge(_ byteCount: Int64, statusCode: Int) {
+    /// Begins the body of `response` in the sink, once; returns whether the body may go on.
+    private func begin(_ response: HTTPURLResponse) -> Bool {
+        let (first, failed) = lock.withLock {
+            defer { begun = true }
+            return (!begun, sinkFailure != nil)
+        }
+        guard first else { return !failed }
+        let expected = response.expectedContentLength
+        do throws(WebServiceError) {
+            try sink.begin(statusCode: response.statusCode, expectedLength: expected >= 0 ? expected : nil)
+            return true
+        } catch {
+            fail(error)
+            return false
+        }
+    }
+
+    /// Ends the task, once, because the sink refused the body; the call fails with the sink's error.
+    private func fail(_ error: WebServiceError) {
         let task: URLSessionTask? = lock.withLock {
-            guard tooLarge == nil else { return nil }
-            do throws(WebServiceError) {
-                try context.checkBodySize(byteCount, statusCode: statusCode)
-                return nil
-            } catch {
-                tooLarge = error
-                return self.task
-            }
+            guard sinkFailure == nil else { return nil }
+            sinkFailure = error
+            return self.task
         }
         task?.cancel()
     }
@@ -232,51 +240,45 @@ private final class TaskExchange: @unchecked Sendable {  // every field is guard
         task?.cancel()
     }
 
-    /// Keeps `data` (a data task's body) and returns the body's progress so far.
-    func append(_ data: Data) -> (received: Int64, expected: Int64)? {
-        let (report, over): ((received: Int64, expected: Int64)?, (count: Int64, statusCode: Int)?) = lock.withLock {
-            // Past the limit, nothing more is kept: the task is being cancelled.
-            guard tooLarge == nil else { return (nil, nil) }
-            body.append(data)
-            let report = progress(received: received + Int64(data.count), expected: nil)
-            guard let limit = context.maximumBodySize, body.count > limit else { return (report, nil) }
-            return (report, (Int64(body.count), (task?.response as? HTTPURLResponse)?.statusCode ?? 0))
+    /// Writes `data` (the next bytes of a data task's body) into the sink.
+    func append(_ data: Data) {
+        let (begun, failed, response) = lock.withLock { (self.begun, sinkFailure != nil, task?.response) }
+        // Past the limit, nothing more is kept: the task is being cancelled.
+        guard !failed else { return }
+        if !begun {
+            // The head's callback comes first; should it not, begin with the task's response.
+            guard let response = response as? HTTPURLResponse, begin(response) else { return }
         }
-        if let over { refuseIfTooLarge(over.count, statusCode: over.statusCode) }
-        return report
+        do throws(WebServiceError) {
+            try sink.append(data)
+        } catch {
+            fail(error)
+        }
     }
 
     /// A download task's progress: the bytes Foundation wrote to its file so far.
-    func wrote(total: Int64, expected: Int64) -> (received: Int64, expected: Int64)? {
-        lock.withLock { progress(received: total, expected: expected) }
+    func wrote(total: Int64, expected: Int64) {
+        let (begun, response) = lock.withLock { (self.begun, task?.response) }
+        // Foundation may report bytes before the task's response is set: the sink counts them
+        // as they come until it is, and by the response's status from then on.
+        if !begun, let response = response as? HTTPURLResponse, !begin(response) { return }
+        sink.advance(to: total, expected: expected >= 0 ? expected : nil)
     }
 
-    /// Counts `received` bytes; `nil` when the body is not the call's download.
-    private func progress(received: Int64, expected: Int64?) -> (received: Int64, expected: Int64)? {
-        self.received = received
-        if counted == nil {
-            // Foundation may report bytes before the task's response is set: decide once it is.
-            guard let response = task?.response as? HTTPURLResponse else {
-                return (received, expected ?? -1)
+    /// A download task finished its file: the sink takes it now (Foundation deletes it when the
+    /// delegate returns).
+    func finishDownload(at location: URL, response: URLResponse?) {
+        let begun = lock.withLock { self.begun }
+        if !begun {
+            guard let response = response as? HTTPURLResponse else {
+                return fail(.transport(URLError(.badServerResponse, reason: "a body came without a response")))
             }
-            counted = (
-                TransportContext.countsAsDownload(statusCode: response.statusCode),
-                expected ?? response.expectedContentLength
-            )
+            guard begin(response) else { return }
         }
-        guard let counted, counted.counts else { return nil }
-        return (received, counted.expected)
-    }
-
-    /// A download task finished its file: move it to the call's temporary file now (Foundation
-    /// deletes it when the delegate returns).
-    func finishDownload(at location: URL) {
-        guard let download = context.download else { return }
         do throws(WebServiceError) {
-            let length = try download.adopt(location)
-            lock.withLock { fileLength = length }
+            try sink.adopt(fileAt: location)
         } catch {
-            lock.withLock { downloadError = error }
+            fail(error)
         }
     }
 
@@ -284,56 +286,61 @@ private final class TaskExchange: @unchecked Sendable {  // every field is guard
     /// provider does that from the 401 response.
     func noteRejectedChallenge() { lock.withLock { rejectedChallenge = true } }
 
-    /// The task ended. `body` is the whole body a completion handler was given; the body the
-    /// delegate collected otherwise. Returns the task, the first time only.
+    /// The task ended. `body` is the whole body a completion handler was given. Returns the
+    /// task, the first time only.
     @discardableResult
     func complete(response: URLResponse?, error: (any Error)?, body handedBody: Data? = nil) -> URLSessionTask? {
-        let (
-            task, continuation, deadline, collected, fileLength, timedOut, cancelledByUs, rejectedChallenge,
-            downloadError, tooLarge
-        ) =
+        let (task, continuation, deadline, timedOut, cancelledByUs, rejectedChallenge, sinkFailure) =
             lock.withLock {
                 defer {
                     self.continuation = nil
                     self.task = nil
                     self.deadline = nil
-                    self.body = Data()
                 }
                 return (
-                    self.task, self.continuation, self.deadline, self.body, self.fileLength, self.timedOut,
-                    self.isCancelled, self.rejectedChallenge, self.downloadError, self.tooLarge
+                    self.task, self.continuation, self.deadline, self.timedOut, self.isCancelled,
+                    self.rejectedChallenge, self.sinkFailure
                 )
             }
         guard let continuation else { return nil }
         if let deadline { DeadlineScheduler.shared.cancel(deadline) }
-        let body = handedBody ?? collected
         // A completion handler gets no response with an error; the task still has it (a 401
         // whose challenge the delegate rejected).
         let response = response ?? task?.response
-        if let tooLarge, !cancelledByUs {
-            continuation.resume(throwing: tooLarge)
+        if let sinkFailure, !cancelledByUs {
+            continuation.resume(throwing: sinkFailure)
         } else if timedOut {
             continuation.resume(throwing: URLError(.timedOut))
-        } else if let downloadError, error == nil || !cancelledByUs {
-            continuation.resume(throwing: downloadError)
         } else if rejectedChallenge, !cancelledByUs, let response = response as? HTTPURLResponse,
             (error as? URLError)?.code == .cancelled
         {
             // Foundation on Linux cancels a task whose Basic challenge was rejected, after the 401
             // arrived; the 401 is the answer (its body, if any, was not read).
-            continuation.resume(
-                returning: TransportResponse(
-                    response, method: task?.originalRequest?.httpMethod, body: body, fileLength: fileLength))
+            continuation.resume(with: finish(response, method: task?.originalRequest?.httpMethod, body: handedBody))
         } else if let error {
             continuation.resume(throwing: Self.normalized(error))
         } else if let response = response as? HTTPURLResponse {
-            continuation.resume(
-                returning: TransportResponse(
-                    response, method: task?.originalRequest?.httpMethod, body: body, fileLength: fileLength))
+            continuation.resume(with: finish(response, method: task?.originalRequest?.httpMethod, body: handedBody))
         } else {
             continuation.resume(throwing: URLError(.badServerResponse))
         }
         return task
+    }
+
+    /// The response with the body the sink has (begun now if no byte came through the delegate;
+    /// `handedBody` is a completion handler's whole body).
+    private func finish(_ response: HTTPURLResponse, method: String?, body handedBody: Data?) -> Result<
+        TransportResponse, any Error
+    > {
+        guard begin(response) else {
+            return .failure(lock.withLock { sinkFailure } ?? URLError(.cancelled))
+        }
+        do throws(WebServiceError) {
+            if let handedBody, !handedBody.isEmpty { try sink.append(handedBody) }
+            return .success(try sink.finish(TransportResponse(response, method: method)))
+        } catch {
+            return .failure(error)
+        }
     }
 }
 
@@ -445,27 +452,20 @@ private final class TaskRouter: NSObject, URLSessionDataDelegate, URLSessionDown
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-        guard let (exchange, context) = lock.withLock({ exchanges[dataTask.taskIdentifier] }) else { return }
-        if let progress = exchange.append(data), context.reportsProgress {
-            context.reportDownloadProgress(received: progress.received, expected: progress.expected)
-        }
+        exchange(for: dataTask)?.append(data)
     }
 
     func urlSession(
         _ session: URLSession, downloadTask: URLSessionDownloadTask, didWriteData bytesWritten: Int64,
         totalBytesWritten: Int64, totalBytesExpectedToWrite: Int64
     ) {
-        guard let (exchange, context) = lock.withLock({ exchanges[downloadTask.taskIdentifier] }),
-            context.reportsProgress,
-            let progress = exchange.wrote(total: totalBytesWritten, expected: totalBytesExpectedToWrite)
-        else { return }
-        context.reportDownloadProgress(received: progress.received, expected: progress.expected)
+        exchange(for: downloadTask)?.wrote(total: totalBytesWritten, expected: totalBytesExpectedToWrite)
     }
 
     func urlSession(
         _ session: URLSession, downloadTask: URLSessionDownloadTask, didFinishDownloadingTo location: URL
     ) {
-        exchange(for: downloadTask)?.finishDownload(at: location)
+        exchange(for: downloadTask)?.finishDownload(at: location, response: downloadTask.response)
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
@@ -477,7 +477,7 @@ private final class TaskRouter: NSObject, URLSessionDataDelegate, URLSessionDown
 extension TransportResponse {
     /// The session's answer to a request with `method` (`nil`: GET), its fields as the direct
     /// path gives them (``ResponseDecoding/sessionHeaders(_:method:statusCode:)``).
-    init(_ response: HTTPURLResponse, method: String?, body: Data, fileLength: Int64? = nil) {
+    init(_ response: HTTPURLResponse, method: String?) {
         // Read once: on Linux every read of `allHeaderFields` converts Foundation's
         // [String: String] to [AnyHashable: Any] anew.
         let all = response.allHeaderFields
@@ -490,7 +490,6 @@ extension TransportResponse {
         }
         let headers = ResponseDecoding.sessionHeaders(
             HTTPHeaders(fields), method: method ?? "GET", statusCode: response.statusCode)
-        self.init(statusCode: response.statusCode, headers: headers, body: body, url: response.url)
-        bodyFileLength = fileLength
+        self.init(statusCode: response.statusCode, headers: headers, url: response.url)
     }
 }

@@ -16,9 +16,16 @@ public struct TransportResponse: Sendable {
     public var url: URL?
     /// Where the response came from: the network, or the client's ``HTTPCache``.
     public var source: ResponseSource
-    /// For a call that downloads to a file: the body went to the call's file (this many bytes)
-    /// instead of ``body``. A transport that keeps the body in memory leaves it `nil`.
-    var bodyFileLength: Int64?
+    /// For a response whose body went to the call's file (a call that downloads to one): the
+    /// file's length; ``body`` is then empty. `nil` for a body in memory. Set by
+    /// ``ResponseBodySink/finish(_:)``.
+    public internal(set) var bodyFileLength: Int64?
+    /// For a response whose body went to the call's file: its first bytes (up to 64 KiB), kept by
+    /// the sink for the error handler and the error, so that the file is never read back.
+    var filePrefix = Data()
+    /// Whether the body went through the call's ``ResponseBodySink`` (written into it by the
+    /// transport, or poured into it by the client): it is not poured again.
+    var passedSink = false
 
     /// Creates a response.
     public init(
@@ -42,22 +49,30 @@ public struct TransportContext: Sendable {
     let progress: ProgressReporter?
     /// The call's rendered cache identifier, stored with its responses.
     var cacheIdentifier: String? = nil
+    /// Where the body of each response goes: memory within the size limit, or the call's file;
+    /// it counts download progress too. A transport writes each response's body into it
+    /// (``ResponseBodySink/begin(statusCode:expectedLength:)``, ``ResponseBodySink/append(_:)-(Data)``,
+    /// ``ResponseBodySink/finish(_:)``); one that returns its body in memory instead has it
+    /// poured in by the client.
+    public let responseBody: ResponseBodySink
+
     /// The file a download call's body goes to; `nil` for every other call.
-    var download: FileDownload? = nil
+    var download: FileDownload? { responseBody.download }
+
     /// The most bytes a response body kept in memory may have
     /// (``WebServiceClient/maximumResponseBodySize``); `nil` for no limit. It does not apply to
-    /// calls that download to a file.
-    ///
-    /// A transport should stop reading once a body passes it (at once when `Content-Length`
-    /// does) and throw ``WebServiceError/responseTooLarge(limit:statusCode:)``
-    /// (``checkBodySize(_:statusCode:)``); the client checks the bodies transports return too.
-    public internal(set) var maximumBodySize: Int? = nil
+    /// bodies that go to a file. ``responseBody`` enforces it.
+    public var maximumBodySize: Int? { responseBody.maximumSize }
 
     /// Throws ``WebServiceError/responseTooLarge(limit:statusCode:)`` when `byteCount` (bytes
-    /// received so far, or a `Content-Length`) is over ``maximumBodySize``.
+    /// received so far, or a `Content-Length`) is over ``maximumBodySize`` for a body that stays
+    /// in memory.
+    @available(*, deprecated, message: "write the body into responseBody, which enforces the limit")
     public func checkBodySize(_ byteCount: Int64, statusCode: Int) throws(WebServiceError) {
-        guard let limit = maximumBodySize, download == nil, byteCount > Int64(limit) else { return }
-        throw .responseTooLarge(limit: limit, statusCode: statusCode)
+        let limit = responseBody.limit(statusCode: statusCode)
+        if let refusal = ResponseBodySink.refusal(byteCount, limit: limit, statusCode: statusCode) {
+            throw refusal
+        }
     }
 
     /// Tells the call's progress handlers, if it has any, how many body bytes were sent so far.
@@ -70,17 +85,20 @@ public struct TransportContext: Sendable {
     /// Tells the call's progress handlers, if it has any, how many bytes of the response body
     /// arrived so far, and how many are expected (`Content-Length`; 0 or less when unknown).
     ///
-    /// Report the body of the response that answers the call, not that of a redirect (3xx) or an
-    /// authentication challenge (401, 407), which the client follows or answers with another
-    /// request (``countsAsDownload(statusCode:)``). Counts are cumulative and must not go back.
+    /// A transport that writes its bodies into ``responseBody`` does not call this: the sink
+    /// counts them. One that keeps its body itself may: report the body of the response that
+    /// answers the call, not that of a redirect (3xx) or an authentication challenge (401, 407)
+    /// (``ResponseBodySink/countsAsDownload(statusCode:)``). Counts are cumulative and must not go
+    /// back.
     public func reportDownloadProgress(received: Int64, expected: Int64) {
-        progress?.report(.download, completed: received, expected: expected > 0 ? expected : nil)
+        responseBody.reportProgress(received: received, expected: expected)
     }
 
     /// Whether the body of a response with `statusCode` counts as the call's download: every
     /// status but redirects (3xx) and authentication challenges (401, 407).
+    @available(*, deprecated, renamed: "ResponseBodySink.countsAsDownload(statusCode:)")
     public static func countsAsDownload(statusCode: Int) -> Bool {
-        !(300..<400).contains(statusCode) && statusCode != 401 && statusCode != 407
+        ResponseBodySink.countsAsDownload(statusCode: statusCode)
     }
 
     /// Whether a transport may report progress: a transport can skip counting bytes otherwise.
@@ -88,6 +106,14 @@ public struct TransportContext: Sendable {
 }
 
 /// Sends a request and returns its response: `URLSession` by default, a stub in tests.
+///
+/// A transport writes each response's body into the call's sink (``TransportContext/responseBody``):
+/// ``ResponseBodySink/begin(statusCode:expectedLength:)`` when the head arrives, then
+/// ``ResponseBodySink/append(_:)-(Data)`` as bytes come, then ``ResponseBodySink/finish(_:)`` to
+/// give the response its body. The sink keeps it in memory within the size limit, or writes it to
+/// the call's file, and counts progress; when it throws, stop reading and throw its error. A
+/// transport may instead return the whole body in memory (``TransportResponse/body``): the
+/// client then pours it into the sink itself, with the same rules.
 ///
 /// Implementations throw `URLError` for failures to get a response and `CancellationError`
 /// (or `URLError.cancelled`) when the surrounding task is cancelled.

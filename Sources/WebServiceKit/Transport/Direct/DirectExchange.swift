@@ -13,8 +13,9 @@ import Foundation
 /// ask `Expect: 100-continue` first and wait up to a second, as curl does, so that a server
 /// that refuses the request (401, 413) answers before a gigabyte is sent for nothing (RFC 9110
 /// §10.1.1). A server that answers while the body is still going out is heard: sending stops
-/// and its response is the result. The final response's body goes to the call's file as it
-/// arrives when the call downloads to one (``TransportContext/download``), else into memory.
+/// and its response is the result. The final response's body goes into the call's
+/// ``ResponseBodySink`` as it arrives: to its file when the call downloads to one, else into
+/// memory within the size limit.
 ///
 /// A GET or HEAD without a body may run on a kept-alive connection (``keepsAlive``): it is opened
 /// only if it is not open yet, the request does not ask for `Connection: close`, and ``run()``
@@ -97,7 +98,6 @@ struct DirectExchange {
                     // again without it, on a new connection, since the server may still be waiting
                     // for the body of the first (RFC 9110 §10.1.1: "SHOULD repeat that request
                     // without a 100-continue expectation"; curl does the same, once).
-                    reader.discard()
                     reader = ResponseReader(connection: connection, method: method, context: context)
                     connection.disconnect()
                     try connection.open(host: address, port: port)
@@ -181,9 +181,10 @@ struct DirectExchange {
     }
 }
 
-/// Reads the response from the connection into an ``HTTP1ResponseParser``, reporting the
-/// body's download progress as it arrives. A call that downloads to a file gets the final
-/// response's body written there as it comes, so it is never in memory.
+/// Reads the response from the connection into an ``HTTP1ResponseParser`` and writes the final
+/// response's body into the call's ``ResponseBodySink`` as it arrives (memory within the size
+/// limit, or the call's file; the sink counts progress), decoding it on the way when it has a
+/// content coding this path reads.
 struct ResponseReader {
     let connection: SocketConnection
     let context: TransportContext
@@ -192,14 +193,11 @@ struct ResponseReader {
     var parser: HTTP1ResponseParser
     private(set) var sawEnd = false
     private var buffer = [UInt8](repeating: 0, count: 64 * 1024)
-    /// The call's file, opened when the final response's head arrives.
-    private var sink: DownloadSink?
-    /// The final response's body bytes so far, as they came on the wire.
-    private var received: Int64 = 0
-    /// How the final response's body is kept, decided when its head arrives (``ResponseDecoding``).
+    /// How the final response's body is kept, decided when its head arrives (``ResponseDecoding``);
+    /// `nil` until then. The sink's body is begun at the same moment.
     private var coding: Coding?
-    /// The decoded body so far, when it is decoded into memory.
-    private var decoded: [UInt8] = []
+    /// The bytes of a coded body as they came on the wire, for its progress.
+    private var wireBytes: Int64 = 0
 
     private enum Coding {
         /// The body is kept as it came.
@@ -234,75 +232,60 @@ struct ResponseReader {
         try keepBody()
     }
 
-    /// Moves the body parsed so far to the call's file, or counts it where it is; decodes it on
-    /// the way when it has a content coding this path reads.
+    /// Moves the body parsed so far into the call's sink, decoded on the way when it has a
+    /// content coding this path reads. The sink refuses a body over the size limit (a
+    /// `Content-Length` over it at once, before the body is read); the connection is then closed
+    /// unread.
     private mutating func keepBody() throws {
         guard let head = parser.head else { return }
-        if coding == nil {
-            let limit = context.download == nil ? context.maximumBodySize ?? Int.max : Int.max
+        let sink = context.responseBody
+        let coding: Coding
+        if let decided = self.coding {
+            coding = decided
+        } else {
+            // The decoder stops a bomb at the sink's limit in each of its stages, not only the last.
+            let limit = sink.limit(statusCode: head.statusCode) ?? Int.max
             coding =
                 try ResponseDecoding.decoder(
                     method: method, statusCode: head.statusCode, headers: head.headers, outputLimit: limit
                 )
                 .map(Coding.decoded) ?? .asIs
+            self.coding = coding
+            // A decoded body's length is known only at its end: its progress is that of its bytes
+            // on the wire, against its Content-Length.
+            let asIs = if case .asIs = coding { true } else { false }
+            try sink.begin(
+                statusCode: head.statusCode, expectedLength: asIs ? parser.bodyLength.map(Int64.init) : nil,
+                countsAppendedBytes: asIs)
         }
-        if case .decoded(let decoder) = coding {
-            return try decode(with: decoder, statusCode: head.statusCode)
+        switch coding {
+        case .asIs:
+            try parser.drainBody { (bytes) throws(WebServiceError) in try sink.append(bytes) }
+        case .decoded(let decoder):
+            try decode(with: decoder, statusCode: head.statusCode)
         }
-        guard let download = context.download else {
-            received = Int64(parser.body.count)
-            // The body size limit: a Content-Length over it fails before the body is read, any
-            // other body as soon as it passes it (the connection is closed unread).
-            let announced = parser.bodyLength.map(Int64.init) ?? 0
-            try context.checkBodySize(max(received, announced), statusCode: parser.head?.statusCode ?? 0)
-            return
-        }
-        let sink = try openSink(download)
-        received += Int64(parser.body.count)
-        try parser.drainBody { (bytes) throws(WebServiceError) in try sink.write(bytes) }
     }
 
-    /// The call's file, opened when the first bytes of the final response's body are kept.
-    private mutating func openSink(_ download: FileDownload) throws -> DownloadSink {
-        if let sink { return sink }
-        let sink = try download.openBody()
-        self.sink = sink
-        return sink
-    }
-
-    /// Decodes the body parsed so far into memory or into the call's file; at the end of the
-    /// body (`finishing`), checks that the coded stream ended too.
+    /// Decodes the body parsed so far into the sink; at the end of the body (`finishing`),
+    /// checks that the coded stream ended too.
     private mutating func decode(with decoder: ContentDecoder, statusCode: Int, finishing: Bool = false) throws {
-        received += Int64(parser.body.count)
-        let file = try context.download.map { try openSink($0) }
-        var output = decoded
-        decoded = []
-        let keep = { (bytes: UnsafeBufferPointer<UInt8>) throws in
-            if let file { try file.write(UnsafeRawBufferPointer(bytes)) } else { output.append(contentsOf: bytes) }
-        }
+        let sink = context.responseBody
+        wireBytes += Int64(parser.body.count)
+        let keep = { (bytes: UnsafeBufferPointer<UInt8>) throws in try sink.append(UnsafeRawBufferPointer(bytes)) }
         do {
             try parser.drainBody { bytes in try decoder.feed(bytes, keep) }
             if finishing { try decoder.finish(keep) }
         } catch {
-            throw ResponseDecoding.failure(error, statusCode: statusCode, limit: context.maximumBodySize ?? Int.max)
+            let limit = sink.limit(statusCode: statusCode) ?? Int.max
+            throw ResponseDecoding.failure(error, statusCode: statusCode, limit: limit)
         }
-        decoded = output
-    }
-
-    /// Gives up on this response (one that is answered again on a new connection): the call's
-    /// file, if this response's body was being written to it, is closed; the next reader opens it
-    /// anew, empty.
-    mutating func discard() {
-        sink?.close()
-        sink = nil
+        sink.advance(to: wireBytes, expected: parser.bodyLength.map(Int64.init))
     }
 
     /// Reads to the end of the final response.
     mutating func readResponse(url: URL) throws -> TransportResponse {
-        defer { sink?.close() }
         while !parser.isComplete && !sawEnd {
             try readAvailable()
-            reportProgress()
         }
         if !parser.isComplete {
             do {
@@ -310,26 +293,15 @@ struct ResponseReader {
             } catch {
                 throw URLError(.networkConnectionLost, reason: error.description)
             }
-            try keepBody()
         }
         guard let head = parser.head else { throw URLError(.badServerResponse) }
-        var response = TransportResponse(
-            statusCode: head.statusCode, headers: head.headers, body: Data(parser.body), url: url)
+        try keepBody()
+        var response = TransportResponse(statusCode: head.statusCode, headers: head.headers, url: url)
         if case .decoded(let decoder) = coding {
             try decode(with: decoder, statusCode: head.statusCode, finishing: true)
             response.headers = ResponseDecoding.decodedHeaders(head.headers)
-            response.body = Data(decoded)
         }
-        if context.download != nil { response.bodyFileLength = received }
-        return response
-    }
-
-    /// The final response's body so far, against its `Content-Length` (unknown when chunked).
-    private func reportProgress() {
-        guard context.reportsProgress, let head = parser.head,
-            TransportContext.countsAsDownload(statusCode: head.statusCode)
-        else { return }
-        context.reportDownloadProgress(received: received, expected: parser.bodyLength.map(Int64.init) ?? -1)
+        return try context.responseBody.finish(response)
     }
 }
 
