@@ -41,7 +41,8 @@ public struct CallDescriptor: Sendable {
     /// ``CallFields/serializationRoot``; `downloadsToFile`, whether the call's response body goes
     /// to a file (a `WebServiceCall<DownloadedFile>`).
     init(_ fields: CallFields, supportsSerializationRoot: Bool, downloadsToFile: Bool = false) {
-        storage = Storage(fields, supportsSerializationRoot: supportsSerializationRoot, downloadsToFile: downloadsToFile)
+        storage = Storage(
+            fields, supportsSerializationRoot: supportsSerializationRoot, downloadsToFile: downloadsToFile)
     }
 
     /// Whether the call's response body goes to a file (``DownloadedFile``): decided once, when
