@@ -51,34 +51,25 @@ extension WebServiceClient {
         progress: TransferProgressHandler? = nil,
         completion: @escaping @Sendable (Result<WebServiceResponse<Response>, WebServiceError>) -> Void
     ) -> WebServiceTask {
-        let reporter = ProgressReporter(queue: callbackQueue, handler: progress)
-        let task = WebServiceTask { reason in
-            reporter.close(succeeded: false) { completion(.failure(.cancelled(reason: reason))) }
+        let lifecycle = CallLifecycle(callbacksOf: self, progress: progress) { reason in
+            completion(.failure(.cancelled(reason: reason)))
         }
         let interceptor = prepare.map(PrepareInterceptor.init)
-        task.attach(
-            startImmediately {
-                let result: Result<WebServiceResponse<Response>, WebServiceError>
-                do throws(WebServiceError) {
-                    result = .success(
-                        try await self.execute(
-                            call.descriptor, arguments: arguments, prepare: interceptor,
-                            progress: reporter
-                        ).response(decodedBy: call.responseSerializer))
-                } catch {
-                    result = .failure(error)
-                }
-                guard task.claimDelivery() else { return }
-                reporter.close(succeeded: (try? result.get()) != nil) { completion(result) }
-            })
-        return task
+        return lifecycle.start {
+            let result = await lifecycle.run(
+                call.descriptor, arguments: arguments, prepare: interceptor,
+                decode: { (validated) throws(WebServiceError) in
+                    try validated.response(decodedBy: call.responseSerializer)
+                })
+            if let result { lifecycle.deliver { completion(result) } }
+        }
     }
 
     /// Starts `operation` on the calling thread, up to its first suspension (the transport's wait
     /// for the response): building the request there, as `URLSession.dataTask` does, saves a
     /// thread hop per call. Where `Task.immediate` does not exist, a plain `Task`.
     @discardableResult
-    private func startImmediately(_ operation: sending @escaping @isolated(any) () async -> Void) -> Task<Void, Never> {
+    func startImmediately(_ operation: sending @escaping @isolated(any) () async -> Void) -> Task<Void, Never> {
         if #available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, *) {
             return Task.immediate(operation: operation)
         }
@@ -215,26 +206,20 @@ extension WebServiceClient {
         ) { validated throws(WebServiceError) in try validated.response(decodedBy: call.responseSerializer) }
     }
 
-    /// A call for the `async` and blocking forms: returns or throws only after every progress
-    /// event has run on the callback queue. `decode` makes the result of the validated response.
+    /// A call for the `async` and blocking forms (``CallLifecycle``): returns or throws only after
+    /// every progress event has run on the callback queue. `decode` makes the result of the
+    /// validated response.
     private func run<Result>(
         _ descriptor: CallDescriptor, arguments: [any Sendable],
         prepare: (any WebServiceInterceptor)?, progress handler: TransferProgressHandler?,
         decode: (ValidatedResponse) throws(WebServiceError) -> Result
     ) async throws(WebServiceError) -> Result {
-        let reporter = ProgressReporter(queue: callbackQueue, handler: handler)
-        do throws(WebServiceError) {
-            let validated = try await execute(
-                descriptor, arguments: arguments, prepare: prepare, progress: reporter)
-            let result = try decode(validated)
-            reporter.close(succeeded: true)
-            await reporter.settle()
-            return result
-        } catch {
-            reporter.close(succeeded: false)
-            await reporter.settle()
-            throw error
-        }
+        let lifecycle = CallLifecycle(asyncOf: self, progress: handler)
+        // Without a task nothing else can deliver: the run always has a result.
+        let result = await lifecycle.run(descriptor, arguments: arguments, prepare: prepare, decode: decode)
+        await lifecycle.settle()
+        guard let result else { throw .cancelled(reason: nil) }
+        return try result.get()
     }
 }
 

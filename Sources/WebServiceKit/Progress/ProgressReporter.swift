@@ -128,6 +128,12 @@ final class ProgressReporter: Sendable {
         }
     }
 
+    /// Runs `delivery` (the call's completion callback) on the callback queue, after every event
+    /// enqueued so far.
+    func afterEvents(_ delivery: @escaping @Sendable () -> Void) {
+        state.withLock { state in (state.channel ?? queue).async(execute: delivery) }
+    }
+
     /// Ends reporting, with the one `(1, total)` event when the call `succeeded`, then runs
     /// `delivery` (the call's completion callback) after every event, on the callback queue.
     func close(succeeded: Bool, then delivery: (@Sendable () -> Void)? = nil) {
