@@ -11,48 +11,16 @@ struct ODataQueryWriter {
 
     /// Characters left as they are in a query option value: RFC 3986 `unreserved` and the
     /// delimiters OData syntax itself uses (`'(),:;=$@/*!`). Everything else is escaped.
-    static let queryAllowed = AllowedBytes(
+    static let queryAllowed = URLEncoding.ByteSet(
         "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~'(),:;=$@/*!")
     /// In a path segment `/` separates segments, so a `/` inside a key value is escaped.
-    static let pathAllowed = AllowedBytes(
+    static let pathAllowed = URLEncoding.ByteSet(
         "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~'(),:;=$@*!")
 
-    /// A set of ASCII bytes, as a 128-bit mask.
-    struct AllowedBytes: Sendable {
-        private var low: UInt64 = 0
-        private var high: UInt64 = 0
-
-        init(_ characters: String) {
-            for byte in characters.utf8 {
-                if byte < 64 { low |= 1 << UInt64(byte) } else if byte < 128 { high |= 1 << UInt64(byte - 64) }
-            }
-        }
-
-        func contains(_ byte: UInt8) -> Bool {
-            byte < 64 ? low & (1 << UInt64(byte)) != 0 : byte < 128 && high & (1 << UInt64(byte - 64)) != 0
-        }
-    }
-
-    private static let hexDigits = Array("0123456789ABCDEF".utf8)
-
     /// Percent-encodes (RFC 3986 §2.1, upper-case hex digits) every byte of the UTF-8 form of
-    /// `text` that is not in `allowed`.
-    static func percentEncode(_ text: String, allowed: AllowedBytes) -> String {
-        let utf8 = text.utf8
-        guard let first = utf8.firstIndex(where: { !allowed.contains($0) }) else { return text }
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(utf8.count + 16)
-        bytes.append(contentsOf: utf8[..<first])
-        for byte in utf8[first...] {
-            if allowed.contains(byte) {
-                bytes.append(byte)
-            } else {
-                bytes.append(UInt8(ascii: "%"))
-                bytes.append(hexDigits[Int(byte >> 4)])
-                bytes.append(hexDigits[Int(byte & 0x0F)])
-            }
-        }
-        return String(decoding: bytes, as: UTF8.self)
+    /// `text` that is not in `allowed`: the core's encoder, shared within the package.
+    static func percentEncode(_ text: String, allowed: URLEncoding.ByteSet) -> String {
+        URLEncoding.percentEncode(text, allowed: allowed)
     }
 
     // MARK: Resource path

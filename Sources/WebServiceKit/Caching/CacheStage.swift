@@ -9,14 +9,16 @@ import Foundation
 /// what goes on the wire. Every decision comes from ``CacheRules``; the client's ``HTTPCache`` is
 /// the one store of all its calls.
 struct CacheStage: CallStage {
+    /// A client with a cache, a call that uses it. Downloads to a file are never cached: their
+    /// bodies are not in memory to store.
+    func applies(to outgoing: Outgoing, of call: CallExchange) -> Bool {
+        call.cache != nil && call.descriptor.cache != .disabled && call.context.download == nil
+    }
+
     func send(_ outgoing: Outgoing, next: StageChain) async throws(WebServiceError) -> Answer {
         let call = next.call
         let policy = call.descriptor.cache
-        // Downloads to a file are never cached: their bodies are not in memory to store.
-        guard let cache = call.cache, policy != .disabled, call.context.download == nil, let url = outgoing.request.url
-        else {
-            return try await next.proceed(outgoing)
-        }
+        guard let cache = call.cache, let url = outgoing.request.url else { return try await next.proceed(outgoing) }
         let request = outgoing.request
         let requestHeaders = HTTPHeaders(request.allHTTPHeaderFields ?? [:])
         let method = HTTPMethod(rawValue: request.httpMethod ?? "GET")

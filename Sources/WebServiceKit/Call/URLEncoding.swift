@@ -5,13 +5,13 @@
 /// value always arrive as the same text. Literal text written in a template keeps its structure
 /// characters and any `%XX` escapes the author wrote; only characters that may not appear in a URL
 /// at all (space, non-ASCII, `"`, `<`…) are encoded.
-enum URLEncoding {
+package enum URLEncoding {
     /// A set of ASCII bytes, as a 128-bit mask.
-    struct ByteSet: Sendable {
+    package struct ByteSet: Sendable {
         private var low: UInt64 = 0
         private var high: UInt64 = 0
 
-        init(_ characters: String) {
+        package init(_ characters: String) {
             for byte in characters.utf8 { insert(byte) }
         }
 
@@ -19,7 +19,7 @@ enum URLEncoding {
             if byte < 64 { low |= 1 << UInt64(byte) } else if byte < 128 { high |= 1 << UInt64(byte - 64) }
         }
 
-        func contains(_ byte: UInt8) -> Bool {
+        package func contains(_ byte: UInt8) -> Bool {
             byte < 64 ? low & (1 << UInt64(byte)) != 0 : byte < 128 && high & (1 << UInt64(byte - 64)) != 0
         }
 
@@ -39,7 +39,7 @@ enum URLEncoding {
     static func queryComponent(_ text: String) -> String { percentEncode(text, allowed: .unreserved) }
 
     /// Percent-encodes every byte of the UTF-8 form of `text` that is not in `allowed`.
-    static func percentEncode(_ text: String, allowed: ByteSet) -> String {
+    package static func percentEncode(_ text: String, allowed: ByteSet) -> String {
         let utf8 = text.utf8
         guard let first = utf8.firstIndex(where: { !allowed.contains($0) }) else { return text }
         var bytes: [UInt8] = []

@@ -9,36 +9,44 @@ import Foundation
 /// order is decided: read it to know everything that happens to a call (Docs/Architecture.md
 /// draws it).
 ///
-/// Each stage is a small type with one job. It gets the request on its way down and the rest of
-/// the list as a ``StageChain``; it may change the request, answer it without going further,
-/// send it further more than once (follow-ups), and look at or change what comes back.
+/// Each stage is a small type with one job. A waiting stage (``CallStage``) gets the request on
+/// its way down and the rest of the list as a ``StageChain``; it may change the request, answer
+/// it without going further, send it further more than once (follow-ups), and look at or change
+/// what comes back. An inline stage (``InlineStage``) only checks or changes the request on its way
+/// down and the response on its way up, without waiting: the chain runs it in place.
 enum CallStages {
-    static let all: [any CallStage] = [
+    /// A stage of the list, and how the chain runs it.
+    enum Stage: Sendable {
+        case waiting(any CallStage)
+        case inline(any InlineStage)
+    }
+
+    static let all: [Stage] = [
         // Sees the request as the caller built it, once, and the final response, once.
-        UserInterceptorStage(),
+        .waiting(UserInterceptorStage()),
         // The one loop of a call: authentication, challenges answered and redirects followed,
         // each decided in one place (`FollowUp.decide`). Everything below runs once per attempt.
-        FollowUpStage(),
+        .waiting(FollowUpStage()),
         // The only place a request is refused for its form: below every interceptor and the
         // provider, above the cache and the transport.
-        RequestCheckStage(),
+        .inline(RequestCheckStage()),
         // A streamed body, opened anew for each attempt; a failure reading it is the call's error.
-        StreamedBodyStage(),
+        .waiting(StreamedBodyStage()),
         // RFC 9111: answers from the store, or adds validators and stores what comes back.
-        CacheStage(),
+        .waiting(CacheStage()),
         // Logging (the call's event monitor). A choice, made here: below the cache, so the log
         // shows what goes on the wire (with the validators the cache added, a 304 as a 304);
         // answers the cache gives without the network are logged by the cache stage through
         // ``ExchangeLog/answered(_:with:)``.
-        LogStage(),
+        .waiting(LogStage()),
         // The only place a response head is refused for its form: right above the transport, so
         // neither the cache nor the log sees what it would refuse.
-        ResponseCheckStage(),
+        .inline(ResponseCheckStage()),
         // The call's one response-body sink (memory within the size limit, or the download file;
         // progress) takes a body a transport returned in memory instead of writing it there.
-        ResponseBodyStage(),
+        .inline(ResponseBodyStage()),
         // The client's transport: it gets a checked request and gives back a whole response.
-        TransportStage(),
+        .waiting(TransportStage()),
     ]
 
     /// Runs a call's request down every stage and returns its answer.
@@ -51,8 +59,31 @@ enum CallStages {
 
 /// One stage of a call (see ``CallStages/all``).
 protocol CallStage: Sendable {
+    /// Whether the stage has anything to do for `outgoing`: a stage that has not is passed over
+    /// without a call (an interceptor stage without interceptors, a log when nothing is logged).
+    func applies(to outgoing: Outgoing, of call: CallExchange) -> Bool
+
     /// Handles `outgoing`, usually by passing it on with `next.proceed(_:)`.
     func send(_ outgoing: Outgoing, next: StageChain) async throws(WebServiceError) -> Answer
+}
+
+extension CallStage {
+    func applies(to outgoing: Outgoing, of call: CallExchange) -> Bool { true }
+}
+
+/// A stage that checks or changes the request on its way down and the response on its way up,
+/// and does nothing else: it cannot answer, wait or send twice. The chain runs it in place,
+/// without an asynchronous call of its own (see ``StageChain/proceed(_:)``).
+protocol InlineStage: Sendable {
+    /// Checks or changes the request before the stages below see it.
+    func request(_ outgoing: inout Outgoing, of call: CallExchange) throws(WebServiceError)
+    /// Checks or changes the response before the stages above see it.
+    func response(_ answer: inout Answer, of call: CallExchange) throws(WebServiceError)
+}
+
+extension InlineStage {
+    func request(_ outgoing: inout Outgoing, of call: CallExchange) throws(WebServiceError) {}
+    func response(_ answer: inout Answer, of call: CallExchange) throws(WebServiceError) {}
 }
 
 /// The stages after the current one, and the call they work for.
@@ -61,12 +92,32 @@ struct StageChain: Sendable {
     let call: CallExchange
     let index: Int
 
-    /// Hands `outgoing` to the next stage and returns what it answers.
+    /// Hands `outgoing` to the next stage that applies to it and returns what it answers.
+    ///
+    /// Inline stages on the way run in place: their request checks now, their response checks,
+    /// in reverse order, once the waiting stage below has answered. Passing over a waiting stage
+    /// that does not apply costs a check, not an asynchronous call.
     func proceed(_ outgoing: Outgoing) async throws(WebServiceError) -> Answer {
-        // The transport stage is last and never proceeds: the index stays inside the list.
         let stages = CallStages.all
-        precondition(index < stages.count, "the last stage proceeded")
-        return try await stages[index].send(outgoing, next: StageChain(call: call, index: index + 1))
+        var outgoing = outgoing
+        var index = self.index
+        // The transport stage is last, a waiting stage that always applies and never proceeds:
+        // the index stays inside the list.
+        while index < stages.count {
+            switch stages[index] {
+            case .inline(let stage):
+                try stage.request(&outgoing, of: call)
+            case .waiting(let stage):
+                guard index == stages.count - 1 || stage.applies(to: outgoing, of: call) else { break }
+                var answer = try await stage.send(outgoing, next: StageChain(call: call, index: index + 1))
+                for passed in stages[self.index..<index].reversed() {
+                    if case .inline(let stage) = passed { try stage.response(&answer, of: call) }
+                }
+                return answer
+            }
+            index += 1
+        }
+        preconditionFailure("the last stage proceeded")
     }
 }
 

@@ -11,9 +11,10 @@ import Foundation
 /// redirect or a challenge answered below them is not theirs to see. An answer an interceptor
 /// gives goes back through the interceptors that ran before it.
 struct UserInterceptorStage: CallStage {
+    func applies(to outgoing: Outgoing, of call: CallExchange) -> Bool { !call.interceptors.isEmpty }
+
     func send(_ outgoing: Outgoing, next: StageChain) async throws(WebServiceError) -> Answer {
         let interceptors = next.call.interceptors
-        guard !interceptors.isEmpty else { return try await next.proceed(outgoing) }
         var outgoing = outgoing
         for (position, interceptor) in interceptors.enumerated() {
             let request = outgoing.request

@@ -39,9 +39,8 @@ enum RequestCheck {
 
 /// The stage of ``RequestCheck``: every attempt's request, after every interceptor and the
 /// provider changed it, before the cache or any transport sees it.
-struct RequestCheckStage: CallStage {
-    func send(_ outgoing: Outgoing, next: StageChain) async throws(WebServiceError) -> Answer {
+struct RequestCheckStage: InlineStage {
+    func request(_ outgoing: inout Outgoing, of call: CallExchange) throws(WebServiceError) {
         try RequestCheck.check(outgoing.request)
-        return try await next.proceed(outgoing)
     }
 }

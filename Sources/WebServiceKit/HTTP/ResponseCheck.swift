@@ -50,14 +50,12 @@ enum ResponseCheck {
 
 /// The stage of ``ResponseCheck``, right above the transport: the cache and the log above it
 /// see only checked responses.
-struct ResponseCheckStage: CallStage {
-    func send(_ outgoing: Outgoing, next: StageChain) async throws(WebServiceError) -> Answer {
-        var answer = try await next.proceed(outgoing)
+struct ResponseCheckStage: InlineStage {
+    func response(_ answer: inout Answer, of call: CallExchange) throws(WebServiceError) {
         do {
             answer.response = try ResponseCheck.checked(answer.response)
         } catch {
             throw WebServiceError(transportError: error)
         }
-        return answer
     }
 }

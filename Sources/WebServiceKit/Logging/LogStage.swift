@@ -7,6 +7,8 @@ import Foundation
 /// Logs each attempt as it goes to the wire and what came back (``ExchangeLog``); passes
 /// everything through unchanged. A call that logs nothing has no log and costs one branch here.
 struct LogStage: CallStage {
+    func applies(to outgoing: Outgoing, of call: CallExchange) -> Bool { call.log != nil }
+
     func send(_ outgoing: Outgoing, next: StageChain) async throws(WebServiceError) -> Answer {
         guard let log = next.call.log else { return try await next.proceed(outgoing) }
         let sent = log.sent(outgoing.request, attempt: outgoing.attempt, streamedLength: outgoing.body?.length)

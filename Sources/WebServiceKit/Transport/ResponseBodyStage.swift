@@ -8,10 +8,8 @@ import Foundation
 /// transport) instead of writing it into the call's ``ResponseBodySink`` is poured into the sink
 /// here, so the sink's size limit, the download file and progress apply to the bodies of every
 /// transport, before the response check, the log and the cache see them.
-struct ResponseBodyStage: CallStage {
-    func send(_ outgoing: Outgoing, next: StageChain) async throws(WebServiceError) -> Answer {
-        var answer = try await next.proceed(outgoing)
-        answer.response = try next.call.context.responseBody.receive(answer.response)
-        return answer
+struct ResponseBodyStage: InlineStage {
+    func response(_ answer: inout Answer, of call: CallExchange) throws(WebServiceError) {
+        answer.response = try call.context.responseBody.receive(answer.response)
     }
 }

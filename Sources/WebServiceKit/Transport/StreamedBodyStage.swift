@@ -8,10 +8,11 @@ import Foundation
 /// second attempt), and makes a failure reading it the call's error, whatever the transport
 /// reported (a file that changed size, a broken stream).
 struct StreamedBodyStage: CallStage {
+    func applies(to outgoing: Outgoing, of call: CallExchange) -> Bool { outgoing.body != nil }
+
     func send(_ outgoing: Outgoing, next: StageChain) async throws(WebServiceError) -> Answer {
-        guard let body = outgoing.body else { return try await next.proceed(outgoing) }
         var outgoing = outgoing
-        try body.attach(to: &outgoing.request, sendCount: outgoing.attempt - 1)
+        try outgoing.body?.attach(to: &outgoing.request, sendCount: outgoing.attempt - 1)
         do {
             return try await next.proceed(outgoing)
         } catch {
