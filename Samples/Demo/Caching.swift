@@ -6,13 +6,30 @@ extension WebServiceCall where Response == Data {
     static let cacheable = WebServiceCall(name: "cacheable", relativePath: "cache/60")
     /// httpbin answers with `ETag` and `Last-Modified`, and 304 to conditional requests.
     static let validated = WebServiceCall(name: "validated", relativePath: "cache")
+    /// httpbin answers without any caching field.
+    static let uncacheable = WebServiceCall(name: "uncacheable", relativePath: "get")
 }
 
 /// Calls `call` twice through a client with an HTTP cache and prints where each answer came from.
 func demonstrateCache(root: URL) async {
     let client = WebServiceClient(serviceRoot: root)
     client.cache = HTTPCache(memoryLimit: 1 << 20)
-    for (call, what) in [(WebServiceCall<Data>.cacheable, "max-age=60"), (.validated, "ETag/Last-Modified")] {
+    // A network interceptor sees each response before the cache stores it: this one makes
+    // /get, which says nothing about caching, cacheable for a minute.
+    client.networkInterceptors = [
+        ResponseProcessor { response, request, _ in
+            var response = response
+            if request.url?.path == "/get", response.statusCode == 200 {
+                response.headers["Cache-Control"] = "max-age=60"
+            }
+            return response
+        }
+    ]
+    let pairs: [(WebServiceCall<Data>, String)] = [
+        (.cacheable, "max-age=60"), (.validated, "ETag/Last-Modified"),
+        (.uncacheable, "no caching field, max-age=60 from a network interceptor"),
+    ]
+    for (call, what) in pairs {
         for attempt in 1...2 {
             let started = Date()
             do {

@@ -323,6 +323,26 @@ final class DocumentationExamplesTests: XCTestCase {
 
     // MARK: GettingStarted.md
 
+    /// DescriptorReference.md, "The interceptor chain": a network interceptor that makes answers
+    /// cacheable for a minute.
+    func testForceCacheNetworkInterceptor() async throws {
+        let stubs = StubTransport(fallback: .text("answer"))
+        let client = WebServiceClient(serviceRoot: URL(string: "https://api.example.com/")!, transport: stubs)
+        client.cache = HTTPCache()
+        client.networkInterceptors = [
+            ResponseProcessor { response, _, _ in
+                var response = response
+                if response.statusCode == 200 { response.headers["Cache-Control"] = "max-age=60" }
+                return response
+            }
+        ]
+        let call = WebServiceCall<String>(relativePath: "answer")
+        _ = try await client.perform(call)
+        let second = try await client.response(for: call)
+        XCTAssertEqual(second.source, .cache)
+        XCTAssertEqual(stubs.requests.count, 1)
+    }
+
     /// DescriptorReference.md, "Fields at a glance": a call built from a `CallFields` value.
     func testACallFromFields() throws {
         var fields = CallFields(method: .get, relativePath: "users/%%0%%/repos?sort=%%1%%")

@@ -61,4 +61,61 @@ final class StageOrderTests: XCTestCase {
         XCTAssertEqual(stubs.requests.count, 2)
         XCTAssertEqual(recorder.events, ["request /a", "response 200 for /a"])
     }
+
+    /// Network interceptors sit below the follow-ups and the cache: they see every request that
+    /// goes on the wire (the redirect's hop too) and each response as it came, while the client's
+    /// interceptors see the call once.
+    func testNetworkInterceptorsSeeEveryHopAndTheClientsInterceptorsOne() async throws {
+        let stubs = StubTransport()
+        stubs.stub(where: { $0.url?.path == "/a" }, with: .status(302, headers: ["Location": "/b"]))
+        stubs.stub(where: { $0.url?.path == "/b" }, with: .text("landed"))
+        let client = WebServiceClient(serviceRoot: URL(string: "https://api.example.com/")!, transport: stubs)
+        let (outer, wire) = (Recorder(), Recorder())
+        client.interceptors = [outer]
+        client.networkInterceptors = [wire]
+        let value = try await client.perform(WebServiceCall<String>(relativePath: "a"))
+        XCTAssertEqual(value, "landed")
+        XCTAssertEqual(outer.events, ["request /a", "response 200 for /b"])
+        XCTAssertEqual(wire.events, ["request /a", "response 302 for /a", "request /b", "response 200 for /b"])
+    }
+
+    /// A network interceptor sees a response before the cache does: a `Cache-Control` it writes
+    /// decides what is stored, and an answer from the cache never reaches it.
+    func testANetworkInterceptorDecidesWhatTheCacheStores() async throws {
+        let stubs = StubTransport()
+        stubs.stub(where: { _ in true }, with: .text("fresh"))
+        let client = WebServiceClient(serviceRoot: URL(string: "https://api.example.com/")!, transport: stubs)
+        client.cache = HTTPCache()
+        let wire = Recorder()
+        client.networkInterceptors = [
+            wire,
+            ResponseProcessor { response, _, _ in
+                var response = response
+                response.headers["Cache-Control"] = "max-age=60"
+                return response
+            },
+        ]
+        let call = WebServiceCall<String>(relativePath: "a")
+        let first = try await client.response(for: call)
+        let second = try await client.response(for: call)
+        XCTAssertEqual(first.source, .network)
+        XCTAssertEqual(second.source, .cache)
+        XCTAssertEqual(second.value, "fresh")
+        XCTAssertEqual(stubs.requests.count, 1)
+        XCTAssertEqual(wire.events, ["request /a", "response 200 for /a"])
+    }
+
+    /// What a network interceptor does to a request is checked again before anything is sent.
+    func testARequestANetworkInterceptorBreaksIsRefusedBeforeTheWire() async throws {
+        let stubs = StubTransport(fallback: .text("sent"))
+        let client = WebServiceClient(serviceRoot: URL(string: "https://api.example.com/")!, transport: stubs)
+        client.networkInterceptors = [RequestProcessor { request, _ in request.httpMethod = "GET /smuggled" }]
+        do {
+            _ = try await client.perform(WebServiceCall<String>(relativePath: "a"))
+            XCTFail("a request with a method that is not a token was sent")
+        } catch {
+            guard case .invalidCall = error else { return XCTFail("\(error)") }
+        }
+        XCTAssertEqual(stubs.requests.count, 0)
+    }
 }

@@ -38,7 +38,8 @@ extension WebServiceClient {
             maximumSize: settings.maximumResponseBodySize, download: download, progress: reporter)
         do throws(WebServiceError) {
             let call = CallExchange(
-                descriptor: descriptor, interceptors: interceptors, provider: settings.authenticationProvider,
+                descriptor: descriptor, interceptors: interceptors,
+                networkInterceptors: settings.networkInterceptors, provider: settings.authenticationProvider,
                 maximumRedirects: settings.maximumRedirects, cache: settings.cache,
                 log: ExchangeLog.make(for: descriptor, settings: settings), transport: transport,
                 context: TransportContext(

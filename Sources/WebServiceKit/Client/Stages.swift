@@ -34,6 +34,10 @@ enum CallStages {
         .waiting(StreamedBodyStage()),
         // RFC 9111: answers from the store, or adds validators and stores what comes back.
         .waiting(CacheStage()),
+        // The client's network interceptors: each request that goes on the wire, each response
+        // as it came (before the cache stores it). Their requests are checked once more.
+        .waiting(NetworkInterceptorStage()),
+        .inline(RequestCheckStage(afterNetworkInterceptors: true)),
         // Logging (the call's event monitor). A choice, made here: below the cache, so the log
         // shows what goes on the wire (with the validators the cache added, a 304 as a 304);
         // answers the cache gives without the network are logged by the cache stage through
@@ -143,6 +147,8 @@ final class CallExchange: Sendable {
     let descriptor: CallDescriptor
     /// The client's interceptors, then the call's own (`prepare`).
     let interceptors: [any WebServiceInterceptor]
+    /// The client's network interceptors.
+    let networkInterceptors: [any WebServiceInterceptor]
     let provider: (any AuthenticationProvider)?
     let maximumRedirects: Int
     /// The client's cache, one for all its calls; `nil` when it has none.
@@ -153,12 +159,14 @@ final class CallExchange: Sendable {
     let context: TransportContext
 
     init(
-        descriptor: CallDescriptor, interceptors: [any WebServiceInterceptor], provider: (any AuthenticationProvider)?,
+        descriptor: CallDescriptor, interceptors: [any WebServiceInterceptor],
+        networkInterceptors: [any WebServiceInterceptor], provider: (any AuthenticationProvider)?,
         maximumRedirects: Int, cache: HTTPCache?, log: ExchangeLog?, transport: any WebServiceTransport,
         context: TransportContext
     ) {
         self.descriptor = descriptor
         self.interceptors = interceptors
+        self.networkInterceptors = networkInterceptors
         self.provider = provider
         self.maximumRedirects = maximumRedirects
         self.cache = cache

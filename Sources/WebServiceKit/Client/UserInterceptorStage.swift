@@ -14,7 +14,15 @@ struct UserInterceptorStage: CallStage {
     func applies(to outgoing: Outgoing, of call: CallExchange) -> Bool { !call.interceptors.isEmpty }
 
     func send(_ outgoing: Outgoing, next: StageChain) async throws(WebServiceError) -> Answer {
-        let interceptors = next.call.interceptors
+        try await Self.intercept(outgoing, through: next.call.interceptors, next: next)
+    }
+
+    /// `outgoing` through `interceptors` on its way down and their answer on its way up: the
+    /// one interceptor chain, for the client's interceptors here and its network interceptors
+    /// (``NetworkInterceptorStage``).
+    static func intercept(
+        _ outgoing: Outgoing, through interceptors: [any WebServiceInterceptor], next: StageChain
+    ) async throws(WebServiceError) -> Answer {
         var outgoing = outgoing
         for (position, interceptor) in interceptors.enumerated() {
             let request = outgoing.request
@@ -25,10 +33,10 @@ struct UserInterceptorStage: CallStage {
             case .proceed(let changed): outgoing.request = changed
             case .respond(let response):
                 let answer = Answer(request: request, response: response)
-                return try await Self.back(answer, through: interceptors[..<position], call: next.call)
+                return try await back(answer, through: interceptors[..<position], call: next.call)
             }
         }
-        return try await Self.back(try await next.proceed(outgoing), through: interceptors[...], call: next.call)
+        return try await back(try await next.proceed(outgoing), through: interceptors[...], call: next.call)
     }
 
     /// `answer` after each interceptor of `chain`, last first, had its say on the response.

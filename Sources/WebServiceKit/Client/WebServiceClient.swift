@@ -44,6 +44,7 @@ public final class WebServiceClient: Sendable {
             var jsonDecoder: JSONDecoder = JSONDecoder()
             var errorHandler: (any ResponseErrorHandler)? = nil
             var interceptors: [any WebServiceInterceptor] = []
+            var networkInterceptors: [any WebServiceInterceptor] = []
             var authenticationProvider: (any AuthenticationProvider)? = nil
             var timeout: TimeInterval = 60
             var maximumRedirects: Int = 10
@@ -122,9 +123,24 @@ public final class WebServiceClient: Sendable {
     }
 
     /// The interceptor chain, outermost first. See ``WebServiceInterceptor``.
+    ///
+    /// These run once per call, above redirects, authentication and the cache: they see the
+    /// request the call built and its final response.
     public var interceptors: [any WebServiceInterceptor] {
         get { settings.current.interceptors }
         set { settings.withLock { $0.interceptors = newValue } }
+    }
+
+    /// Interceptors of what goes on the wire, outermost first (OkHttp's network interceptors).
+    ///
+    /// They run below the cache, once for each request actually sent (each redirect followed,
+    /// each challenge answered, a revalidation with the validators the cache added), and see each
+    /// response as it came, before the cache stores it: a `Cache-Control` they rewrite decides what
+    /// is stored. An answer from the cache never reaches them. The requests they return are
+    /// checked again (method, URL, fields) before anything is sent.
+    public var networkInterceptors: [any WebServiceInterceptor] {
+        get { settings.current.networkInterceptors }
+        set { settings.withLock { $0.networkInterceptors = newValue } }
     }
 
     /// Adds credentials to requests and answers challenges.

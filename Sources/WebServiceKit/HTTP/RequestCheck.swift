@@ -38,9 +38,14 @@ enum RequestCheck {
 }
 
 /// The stage of ``RequestCheck``: every attempt's request, after every interceptor and the
-/// provider changed it, before the cache or any transport sees it.
+/// provider changed it, before the cache or any transport sees it; and once more after the
+/// client's network interceptors, when it has any, since they change requests below the cache.
 struct RequestCheckStage: InlineStage {
+    /// This place is right below the network interceptors: the check runs only after them.
+    var afterNetworkInterceptors = false
+
     func request(_ outgoing: inout Outgoing, of call: CallExchange) throws(WebServiceError) {
+        if afterNetworkInterceptors, call.networkInterceptors.isEmpty { return }
         try RequestCheck.check(outgoing.request)
     }
 }
