@@ -15,42 +15,52 @@ import Foundation
 /// what comes back. An inline stage (``InlineStage``) only checks or changes the request on its way
 /// down and the response on its way up, without waiting: the chain runs it in place.
 enum CallStages {
-    /// A stage of the list, and how the chain runs it.
+    /// A stage of the list. Each case holds its stage's concrete type, so that the chain calls
+    /// it directly (an existential's asynchronous witness would cost a frame of its own per stage
+    /// and call).
     enum Stage: Sendable {
-        case waiting(any CallStage)
-        case inline(any InlineStage)
+        case userInterceptors(UserInterceptorStage)
+        case followUps(FollowUpStage)
+        case requestCheck(RequestCheckStage)
+        case streamedBody(StreamedBodyStage)
+        case cache(CacheStage)
+        case networkInterceptors(NetworkInterceptorStage)
+        case log(LogStage)
+        case responseCheck(ResponseCheckStage)
+        case responseBody(ResponseBodyStage)
+        case transport(TransportStage)
     }
 
     static let all: [Stage] = [
         // Sees the request as the caller built it, once, and the final response, once.
-        .waiting(UserInterceptorStage()),
+        .userInterceptors(UserInterceptorStage()),
         // The one loop of a call: authentication, challenges answered and redirects followed,
         // each decided in one place (`FollowUp.decide`). Everything below runs once per attempt.
-        .waiting(FollowUpStage()),
+        .followUps(FollowUpStage()),
         // The only place a request is refused for its form: below every interceptor and the
         // provider, above the cache and the transport.
-        .inline(RequestCheckStage()),
+        .requestCheck(RequestCheckStage()),
         // A streamed body, opened anew for each attempt; a failure reading it is the call's error.
-        .waiting(StreamedBodyStage()),
+        .streamedBody(StreamedBodyStage()),
         // RFC 9111: answers from the store, or adds validators and stores what comes back.
-        .waiting(CacheStage()),
+        .cache(CacheStage()),
         // The client's network interceptors: each request that goes on the wire, each response
         // as it came (before the cache stores it). Their requests are checked once more.
-        .waiting(NetworkInterceptorStage()),
-        .inline(RequestCheckStage(afterNetworkInterceptors: true)),
+        .networkInterceptors(NetworkInterceptorStage()),
+        .requestCheck(RequestCheckStage(afterNetworkInterceptors: true)),
         // Logging (the call's event monitor). A choice, made here: below the cache, so the log
         // shows what goes on the wire (with the validators the cache added, a 304 as a 304);
         // answers the cache gives without the network are logged by the cache stage through
         // ``ExchangeLog/answered(_:with:)``.
-        .waiting(LogStage()),
+        .log(LogStage()),
         // The only place a response head is refused for its form: right above the transport, so
         // neither the cache nor the log sees what it would refuse.
-        .inline(ResponseCheckStage()),
+        .responseCheck(ResponseCheckStage()),
         // The call's one response-body sink (memory within the size limit, or the download file;
         // progress) takes a body a transport returned in memory instead of writing it there.
-        .inline(ResponseBodyStage()),
+        .responseBody(ResponseBodyStage()),
         // The client's transport: it gets a checked request and gives back a whole response.
-        .waiting(TransportStage()),
+        .transport(TransportStage()),
     ]
 
     /// Runs a call's request down every stage and returns its answer.
@@ -108,20 +118,77 @@ struct StageChain: Sendable {
         // The transport stage is last, a waiting stage that always applies and never proceeds:
         // the index stays inside the list.
         while index < stages.count {
-            switch stages[index] {
-            case .inline(let stage):
+            let stage = stages[index]
+            if stage.isInline {
                 try stage.request(&outgoing, of: call)
-            case .waiting(let stage):
-                guard index == stages.count - 1 || stage.applies(to: outgoing, of: call) else { break }
+            } else if index == stages.count - 1 || stage.applies(to: outgoing, of: call) {
                 var answer = try await stage.send(outgoing, next: StageChain(call: call, index: index + 1))
-                for passed in stages[self.index..<index].reversed() {
-                    if case .inline(let stage) = passed { try stage.response(&answer, of: call) }
+                for passed in stages[self.index..<index].reversed() where passed.isInline {
+                    try passed.response(&answer, of: call)
                 }
                 return answer
             }
             index += 1
         }
         preconditionFailure("the last stage proceeded")
+    }
+}
+
+extension CallStages.Stage {
+    /// Whether the chain runs this stage in place (an ``InlineStage``).
+    var isInline: Bool {
+        switch self {
+        case .requestCheck, .responseCheck, .responseBody: true
+        default: false
+        }
+    }
+
+    /// An inline stage's look at the request on its way down.
+    func request(_ outgoing: inout Outgoing, of call: CallExchange) throws(WebServiceError) {
+        switch self {
+        case .requestCheck(let stage): try stage.request(&outgoing, of: call)
+        case .responseCheck(let stage): try stage.request(&outgoing, of: call)
+        case .responseBody(let stage): try stage.request(&outgoing, of: call)
+        default: break
+        }
+    }
+
+    /// An inline stage's look at the response on its way up.
+    func response(_ answer: inout Answer, of call: CallExchange) throws(WebServiceError) {
+        switch self {
+        case .requestCheck(let stage): try stage.response(&answer, of: call)
+        case .responseCheck(let stage): try stage.response(&answer, of: call)
+        case .responseBody(let stage): try stage.response(&answer, of: call)
+        default: break
+        }
+    }
+
+    /// Whether a waiting stage has anything to do for `outgoing`.
+    func applies(to outgoing: Outgoing, of call: CallExchange) -> Bool {
+        switch self {
+        case .userInterceptors(let stage): stage.applies(to: outgoing, of: call)
+        case .followUps(let stage): stage.applies(to: outgoing, of: call)
+        case .streamedBody(let stage): stage.applies(to: outgoing, of: call)
+        case .cache(let stage): stage.applies(to: outgoing, of: call)
+        case .networkInterceptors(let stage): stage.applies(to: outgoing, of: call)
+        case .log(let stage): stage.applies(to: outgoing, of: call)
+        case .transport(let stage): stage.applies(to: outgoing, of: call)
+        case .requestCheck, .responseCheck, .responseBody: false
+        }
+    }
+
+    /// A waiting stage's handling of `outgoing`.
+    func send(_ outgoing: Outgoing, next: StageChain) async throws(WebServiceError) -> Answer {
+        switch self {
+        case .userInterceptors(let stage): try await stage.send(outgoing, next: next)
+        case .followUps(let stage): try await stage.send(outgoing, next: next)
+        case .streamedBody(let stage): try await stage.send(outgoing, next: next)
+        case .cache(let stage): try await stage.send(outgoing, next: next)
+        case .networkInterceptors(let stage): try await stage.send(outgoing, next: next)
+        case .log(let stage): try await stage.send(outgoing, next: next)
+        case .transport(let stage): try await stage.send(outgoing, next: next)
+        case .requestCheck, .responseCheck, .responseBody: try await next.proceed(outgoing)
+        }
     }
 }
 
