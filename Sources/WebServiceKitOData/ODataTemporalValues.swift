@@ -27,7 +27,7 @@ public struct ODataDate: ODataLiteralConvertible, Hashable {
         // not Foundation's Gregorian calendar, which is Julian before 1582-10-15: 1500-02-29 is no
         // date, 1582-10-10 is one.
         guard (1...9999).contains(year), (1...12).contains(month),
-            (1...ODataDateFormatting.daysInMonth(month, year: year)).contains(day)
+            (1...HTTPDate.daysInMonth(month, year: year)).contains(day)
         else { throw .invalidValue("\(year)-\(month)-\(day) is not a date") }
         return String(format: "%04d-%02d-%02d", year, month, day)
     }
@@ -188,35 +188,11 @@ enum ODataDateFormatting {
         }
         let whole = Int64(seconds)
         let secondOfDay = (whole % 86_400 + 86_400) % 86_400
-        let (year, month, day) = civilDate(fromDays: (whole - secondOfDay) / 86_400)
+        let (year, month, day) = HTTPDate.civilDate(fromDays: (whole - secondOfDay) / 86_400)
         return String(
             format: "%04d-%02d-%02dT%02d:%02d:%02d", year, month, day, Int(secondOfDay / 3_600),
             Int(secondOfDay / 60 % 60), Int(secondOfDay % 60))
             + fraction(nanoseconds: micros * 1_000) + "Z"
-    }
-
-    /// The days of `month` in `year` of the proleptic Gregorian calendar.
-    static func daysInMonth(_ month: Int, year: Int) -> Int {
-        switch month {
-        case 2: return year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) ? 29 : 28
-        case 4, 6, 9, 11: return 30
-        default: return 31
-        }
-    }
-
-    /// The proleptic Gregorian date `days` days after 1970-01-01 (H. Hinnant's `civil_from_days`:
-    /// 400-year eras of 146,097 days, each year counted from March so that February comes last).
-    /// Callers pass days of years 1 to 9999 only, far from any overflow.
-    static func civilDate(fromDays days: Int64) -> (year: Int, month: Int, day: Int) {
-        let shifted = days + 719_468
-        let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
-        let dayOfEra = shifted - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let monthIndex = (5 * dayOfYear + 2) / 153
-        let day = Int(dayOfYear - (153 * monthIndex + 2) / 5 + 1)
-        let month = Int(monthIndex < 10 ? monthIndex + 3 : monthIndex - 9)
-        return (Int(yearOfEra + era * 400) + (month <= 2 ? 1 : 0), month, day)
     }
 
     /// `.25` for a quarter of a second, nothing for zero.

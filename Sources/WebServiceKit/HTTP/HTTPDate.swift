@@ -16,7 +16,7 @@ import Foundation
 /// strict: a value that is not one of the three formats, or names an impossible date or time, is
 /// invalid (`nil`); callers then apply the rule of the field (an invalid `Expires` is in the past,
 /// RFC 9111 §5.3). A leap second (`:60`) is read as the last second of its minute.
-enum HTTPDate {
+package enum HTTPDate {
     /// The date `value` stands for, or `nil` when it is not a valid HTTP date.
     ///
     /// `reference` resolves the two-digit years of `rfc850-date`: a year that would be more than
@@ -104,7 +104,7 @@ enum HTTPDate {
     }
 
     /// The number of days of `month` in `year` (Gregorian leap years).
-    static func daysInMonth(_ month: Int, year: Int) -> Int {
+    package static func daysInMonth(_ month: Int, year: Int) -> Int {
         switch month {
         case 2: return year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) ? 29 : 28
         case 4, 6, 9, 11: return 30
@@ -124,7 +124,7 @@ enum HTTPDate {
 
     /// The civil date of a number of days since 1970-01-01 (H. Hinnant's `civil_from_days`), in
     /// the proleptic Gregorian calendar.
-    static func civilDate(fromDays days: Int64) -> (year: Int, month: Int, day: Int) {
+    package static func civilDate(fromDays days: Int64) -> (year: Int, month: Int, day: Int) {
         let shifted = days + 719_468
         let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
         let dayOfEra = shifted - era * 146_097
