@@ -181,3 +181,119 @@ import XCTest
         }
     }
 #endif
+
+#if os(Linux) && canImport(Glibc)
+    /// A socket on the event loop against a listening socket of the test's own on 127.0.0.1.
+    final class LoopSocketTests: XCTestCase {
+        private var loop: EventLoop!
+
+        override func setUp() async throws { loop = try EventLoop(name: "test-socket-loop") }
+
+        override func tearDown() async throws { loop.shutdown() }
+
+        /// A listening socket on 127.0.0.1 and its port.
+        private func listener() throws -> (fd: Int32, port: Int) {
+            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_addr.s_addr = inet_addr("127.0.0.1")
+            address.sin_port = 0
+            let bound = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                }
+            }
+            guard fd >= 0, bound == 0, listen(fd, 8) == 0 else { throw URLError(.cannotConnectToHost) }
+            var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+            _ = withUnsafeMutablePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+            }
+            return (fd, Int(UInt16(bigEndian: address.sin_port)))
+        }
+
+        func testConnectWriteAndReadToTheEnd() throws {
+            let (listening, port) = try listener()
+            defer { close(listening) }
+            // The server: accept, read "ping", answer "pong", close.
+            let server = Thread {
+                let peer = accept(listening, nil, nil)
+                var buffer = [UInt8](repeating: 0, count: 4)
+                var got = 0
+                while got < 4 {
+                    let count = buffer.withUnsafeMutableBytes { read(peer, $0.baseAddress! + got, 4 - got) }
+                    if count <= 0 { break }
+                    got += count
+                }
+                if buffer == Array("ping".utf8) { _ = write(peer, "pong", 4) }
+                close(peer)
+            }
+            server.start()
+            let addresses = try SocketOperations.resolve(host: "127.0.0.1", port: port)
+            let outcome = Locked<[String]>([])
+            let done = DispatchSemaphore(value: 0)
+            let loop = self.loop!
+            let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 16, alignment: 1)
+            defer { buffer.deallocate() }
+            let unsafeBuffer = UnsafeSendableBuffer(buffer)
+            loop.execute {
+                let socket = LoopSocket(loop: loop)
+                socket.connect(to: addresses[...], name: "127.0.0.1:\(port)") { result in
+                    guard case .success = result else {
+                        outcome.withLock { $0.append("connect failed") }
+                        done.signal()
+                        return
+                    }
+                    outcome.withLock { $0.append("connected") }
+                    socket.write(Array("ping".utf8)) { transfer in
+                        outcome.withLock { $0.append("wrote \(transfer)") }
+                        var received: [UInt8] = []
+                        socket.read(into: unsafeBuffer.value) { transfer in
+                            guard case .moved(let count) = transfer else {
+                                outcome.withLock { $0.append("read \(transfer)") }
+                                socket.close()
+                                done.signal()
+                                return false
+                            }
+                            if count == 0 {
+                                outcome.withLock { $0.append("received \(String(decoding: received, as: UTF8.self))") }
+                                socket.close()
+                                done.signal()
+                                return false
+                            }
+                            received += UnsafeRawBufferPointer(rebasing: unsafeBuffer.value[..<count])
+                            return true
+                        }
+                    }
+                }
+            }
+            XCTAssertEqual(done.wait(timeout: .now() + 30), .success)
+            XCTAssertEqual(outcome.current, ["connected", "wrote moved(4)", "received pong"])
+        }
+
+        func testARefusedConnectionIsATypedError() throws {
+            // A port that was listening and is closed: nothing accepts there.
+            let (listening, port) = try listener()
+            close(listening)
+            let addresses = try SocketOperations.resolve(host: "127.0.0.1", port: port)
+            let failure = Locked<URLError?>(nil)
+            let done = DispatchSemaphore(value: 0)
+            let loop = self.loop!
+            loop.execute {
+                let socket = LoopSocket(loop: loop)
+                socket.connect(to: addresses[...], name: "127.0.0.1:\(port)") { result in
+                    if case .failure(let error) = result { failure.withLock { $0 = error } }
+                    XCTAssertFalse(socket.isOpen)
+                    done.signal()
+                }
+            }
+            XCTAssertEqual(done.wait(timeout: .now() + 30), .success)
+            XCTAssertEqual(failure.current?.code, .cannotConnectToHost)
+        }
+    }
+
+    /// A buffer handed to the loop's thread, which alone uses it while the test waits.
+    private struct UnsafeSendableBuffer: @unchecked Sendable {
+        let value: UnsafeMutableRawBufferPointer
+        init(_ value: UnsafeMutableRawBufferPointer) { self.value = value }
+    }
+#endif

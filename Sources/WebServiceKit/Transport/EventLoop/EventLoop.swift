@@ -174,8 +174,10 @@
         private func control(_ operation: Int32, _ registration: Registration, _ interest: IOInterest) throws(URLError)
         {
             var event = epoll_event()
-            var mask = EPOLLRDHUP.rawValue
-            if interest.contains(.read) { mask |= EPOLLIN.rawValue }
+            // EPOLLHUP and EPOLLERR are reported whatever the mask; the peer's half-close only
+            // with read interest.
+            var mask: UInt32 = 0
+            if interest.contains(.read) { mask |= EPOLLIN.rawValue | EPOLLRDHUP.rawValue }
             if interest.contains(.write) { mask |= EPOLLOUT.rawValue }
             event.events = mask
             event.data.u64 = registration.token
