@@ -131,6 +131,36 @@ public final class HTTP1Transport: WebServiceTransport {
     /// pooled connection the server closed meanwhile is dropped, and the request goes on a new
     /// one in its place (RFC 9112 §9.3.1 lets a client retry an idempotent request after a
     /// connection closed before any response).
+    #if os(Linux) && canImport(CWebServiceKitSystem)
+        /// On Linux the exchange runs on the connection's event loop (``LoopExchange``), which
+        /// also sends the request again on a new connection when a reused one was dropped; no
+        /// thread waits for the response.
+        private func sendKeptAlive(_ request: URLRequest, url: URL, context: TransportContext) async throws
+            -> TransportResponse
+        {
+            let origin = Self.origin(of: url)
+            let deadline = request.timeoutInterval > 0 ? DispatchTime.now() + request.timeoutInterval : nil
+            let connection = try await pool.connection(to: origin, deadline: deadline)
+            // After the wait for a connection: cookies stored meanwhile go with the request.
+            let method = request.httpMethod ?? "GET"
+            let head = HTTP1RequestHead(
+                method: method, url: url, fields: request.allHTTPHeaderFields ?? [:],
+                extraFields: extraHeaders(for: request, url: url), framing: .none, expectsContinue: false,
+                keepsAlive: true)
+            let outcome: DirectExchange.Outcome
+            do {
+                outcome = try await LoopExchange.run(
+                    head, method: method, url: url, on: connection.socket, deadline: deadline?.uptimeNanoseconds,
+                    context: context)
+            } catch {
+                pool.release(connection, to: origin, reusable: false)
+                throw error
+            }
+            pool.release(connection, to: origin, reusable: outcome.leavesConnectionReusable)
+            cookies?.store(from: outcome.response.headers, for: url)
+            return outcome.response
+        }
+    #else
     private func sendKeptAlive(_ request: URLRequest, url: URL, context: TransportContext) async throws
         -> TransportResponse
     {
@@ -174,6 +204,7 @@ public final class HTTP1Transport: WebServiceTransport {
             return response
         }
     }
+    #endif
 
     /// Runs the blocking `work` on the thread `start` gives it, and waits for it without blocking
     /// the task; cancelling the task cancels `connection`, which ends any wait of `work` at once.

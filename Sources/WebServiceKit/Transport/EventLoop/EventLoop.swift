@@ -59,6 +59,18 @@
         private var handlers: [UInt64: Handler] = [:]
         private var nextToken: UInt64 = 0
         private var timers = TimerQueue<() -> Void>()
+        private var sharedReadBuffer: UnsafeMutableRawBufferPointer?
+
+        /// A 64 KiB buffer the loop's handlers share to receive into: a handler uses it only
+        /// while it runs (and parses what it read before returning), so one per loop is enough
+        /// whatever the number of connections. Loop thread only.
+        var readBuffer: UnsafeMutableRawBufferPointer {
+            precondition(inLoop, "readBuffer off the loop's thread")
+            if let sharedReadBuffer { return sharedReadBuffer }
+            let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 16)
+            sharedReadBuffer = buffer
+            return buffer
+        }
 
         /// The token of the wake-up `eventfd`.
         private static let wakeToken: UInt64 = 0
@@ -220,6 +232,8 @@
             }
             handlers.removeAll()
             timers = TimerQueue()
+            sharedReadBuffer?.deallocate()
+            sharedReadBuffer = nil
             pthread_setspecific(Self.currentKey, nil)
             finished.signal()
         }

@@ -33,5 +33,28 @@
 
         /// Shuts every loop down (``EventLoop/shutdown()``).
         func shutdown() { for loop in loops { loop.shutdown() } }
+
+        /// The prefix of the shared group's thread names: `wsk-loop-0`, `wsk-loop-1`, … (Linux
+        /// keeps 15 bytes of a thread's name, in `/proc/self/task/*/comm`).
+        static let sharedName = "wsk-loop"
+
+        private static let sharedGroup = Locked<EventLoopGroup?>(nil)
+
+        /// The process's group, which every ``HTTP1Transport`` shares: one loop per core, started
+        /// by the first call that needs it and never shut down. A failure to start it (no
+        /// descriptor left) is thrown to that call, and the next call tries again.
+        static func shared() throws(URLError) -> EventLoopGroup {
+            let outcome = sharedGroup.withLock { group -> Result<EventLoopGroup, URLError> in
+                if let group { return .success(group) }
+                do throws(URLError) {
+                    let made = try EventLoopGroup(name: sharedName)
+                    group = made
+                    return .success(made)
+                } catch {
+                    return .failure(error)
+                }
+            }
+            return try outcome.get()
+        }
     }
 #endif

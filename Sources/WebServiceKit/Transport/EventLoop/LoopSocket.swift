@@ -20,6 +20,9 @@
         private var registration: EventLoop.Registration?
         /// What the next readiness event is for; `nil` between operations.
         private var onEvent: ((IOEvents) -> Void)?
+        /// Counts the operations begun and the closes, so a read's handler can tell whether its
+        /// consumer began another operation.
+        private var operation: UInt64 = 0
         /// Whether the socket is connected and not closed, readable from any thread.
         private let open = Locked(false)
 
@@ -103,16 +106,21 @@
         /// an empty buffer means the peer ended its side.
         func read(into buffer: UnsafeMutableRawBufferPointer, _ consume: @escaping (SocketOperations.Transfer) -> Bool) {
             precondition(loop.inLoop && fd >= 0, "read on a closed socket or off its loop")
+            operation &+= 1
+            let reading = operation
             onEvent = { [unowned self] _ in
                 let transfer = SocketOperations.receive(fd, into: buffer)
                 if transfer == .wouldBlock { return }
-                if !consume(transfer) { onEvent = nil }
+                // `consume` may have closed the socket and started another operation (a connect):
+                // that one's handler stays.
+                if !consume(transfer), operation == reading { onEvent = nil }
             }
         }
 
         /// Deregisters and closes the socket; no callback of it runs afterwards.
         func close() {
             precondition(loop.inLoop, "close off the socket's loop")
+            operation &+= 1
             onEvent = nil
             open.withLock { $0 = false }
             if let registration { loop.deregister(registration) }
