@@ -161,49 +161,50 @@ public final class HTTP1Transport: WebServiceTransport {
             return outcome.response
         }
     #else
-    private func sendKeptAlive(_ request: URLRequest, url: URL, context: TransportContext) async throws
-        -> TransportResponse
-    {
-        let origin = Self.origin(of: url)
-        let deadline = request.timeoutInterval > 0 ? DispatchTime.now() + request.timeoutInterval : nil
-        var connection = try await pool.connection(to: origin, deadline: deadline)
-        // After the wait for a connection: cookies stored meanwhile go with the request.
-        let extra = extraHeaders(for: request, url: url)
-        while true {
-            connection.socket.deadline = deadline
-            let exchange = UnsafeSendable(
-                DirectExchange(
-                    request: request, url: url, body: nil, length: nil, extraHeaders: extra, context: context,
-                    connection: connection.socket, keepsAlive: true))
-            let outcome: DirectExchange.Outcome
-            do {
-                let current = connection
-                outcome = try await blocking(cancelling: current.socket) {
-                    current.queue.async(execute: $0)
-                } run: {
-                    try exchange.value.exchange()
-                }
-            } catch is DirectExchange.StaleConnection {
-                // Its place goes to a new connection.
-                connection.socket.close()
+        private func sendKeptAlive(_ request: URLRequest, url: URL, context: TransportContext) async throws
+            -> TransportResponse
+        {
+            let origin = Self.origin(of: url)
+            let deadline = request.timeoutInterval > 0 ? DispatchTime.now() + request.timeoutInterval : nil
+            var connection = try await pool.connection(to: origin, deadline: deadline)
+            // After the wait for a connection: cookies stored meanwhile go with the request.
+            let extra = extraHeaders(for: request, url: url)
+            while true {
+                connection.socket.deadline = deadline
+                let exchange = UnsafeSendable(
+                    DirectExchange(
+                        request: request, url: url, body: nil, length: nil, extraHeaders: extra, context: context,
+                        connection: connection.socket, keepsAlive: true))
+                let outcome: DirectExchange.Outcome
                 do {
-                    connection = KeptAliveConnection(try SocketConnection(deadline: nil))
+                    let current = connection
+                    outcome = try await blocking(cancelling: current.socket) {
+                        current.queue.async(execute: $0)
+                    } run: {
+                        try exchange.value.exchange()
+                    }
+                } catch is DirectExchange.StaleConnection {
+                    // Its place goes to a new connection.
+                    connection.socket.close()
+                    do {
+                        connection = KeptAliveConnection(try SocketConnection(deadline: nil))
+                    } catch {
+                        pool.release(connection, to: origin, reusable: false)
+                        throw error
+                    }
+                    continue
                 } catch {
                     pool.release(connection, to: origin, reusable: false)
                     throw error
                 }
-                continue
-            } catch {
-                pool.release(connection, to: origin, reusable: false)
-                throw error
+                pool.release(
+                    connection, to: origin, reusable: outcome.leavesConnectionReusable && !connection.socket.isCancelled
+                )
+                let response = outcome.response
+                cookies?.store(from: response.headers, for: url)
+                return response
             }
-            pool.release(
-                connection, to: origin, reusable: outcome.leavesConnectionReusable && !connection.socket.isCancelled)
-            let response = outcome.response
-            cookies?.store(from: response.headers, for: url)
-            return response
         }
-    }
     #endif
 
     /// Runs the blocking `work` on the thread `start` gives it, and waits for it without blocking

@@ -102,7 +102,10 @@
             }
             self.epollFD = epollFD
             self.wakeFD = wakeFD
-            let thread = Thread { [self] in run() }
+            let thread = Thread { [self] in
+                Self.nameCurrentThread(name)
+                run()
+            }
             thread.name = name
             thread.start()
         }
@@ -202,6 +205,17 @@
             var one: UInt64 = 1
             // A full counter (never in practice) still leaves the loop readable: nothing is lost.
             _ = withUnsafeBytes(of: &one) { write(wakeFD, $0.baseAddress, $0.count) }
+        }
+
+        /// Gives the calling thread `name` (its first 15 bytes, the kernel's limit) where tools and
+        /// tests see it, `/proc/self/task/*/comm`: Foundation's `Thread.name` does not reach it on
+        /// Linux, and `pthread_setname_np` is not imported.
+        private static func nameCurrentThread(_ name: String) {
+            let fd = open("/proc/thread-self/comm", O_WRONLY | O_CLOEXEC)
+            guard fd >= 0 else { return }
+            defer { close(fd) }
+            let bytes = Array(name.utf8.prefix(15))
+            _ = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
         }
 
         private func run() {

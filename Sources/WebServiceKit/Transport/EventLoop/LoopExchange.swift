@@ -148,7 +148,8 @@
                 try await withCheckedThrowingContinuation { continuation in
                     let started = loop.execute { exchange.start(continuation) }
                     if !started {
-                        continuation.resume(throwing: URLError(.cannotConnectToHost, reason: "the event loop has stopped"))
+                        continuation.resume(
+                            throwing: URLError(.cannotConnectToHost, reason: "the event loop has stopped"))
                     }
                 }
             } onCancel: {

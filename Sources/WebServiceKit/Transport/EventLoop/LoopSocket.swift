@@ -104,7 +104,8 @@
 
         /// Calls `consume` with what arrives, on every readable event, until it returns `false`;
         /// an empty buffer means the peer ended its side.
-        func read(into buffer: UnsafeMutableRawBufferPointer, _ consume: @escaping (SocketOperations.Transfer) -> Bool) {
+        func read(into buffer: UnsafeMutableRawBufferPointer, _ consume: @escaping (SocketOperations.Transfer) -> Bool)
+        {
             precondition(loop.inLoop && fd >= 0, "read on a closed socket or off its loop")
             operation &+= 1
             let reading = operation
