@@ -135,6 +135,23 @@ import XCTest
             XCTAssertLessThan(record.sent, 120)
         }
 
+        func testAHostNameIsResolvedOffTheLoopAndEveryAddressIsTried() async throws {
+            // `localhost` is a name (resolved on the resolver's threads, not the loop's), which
+            // may give ::1 first: the fault server listens on 127.0.0.1 only, so the connection
+            // goes on to the next address.
+            var components = try XCTUnwrap(URLComponents(url: try FaultServer.url(), resolvingAgainstBaseURL: false))
+            components.host = "localhost"
+            let root = try XCTUnwrap(components.url)
+            let transport = HTTP1Transport(configuration: .ephemeral)
+            let peer = WebServiceCall<Peer>(relativePath: "keep-alive/peer?tag=%%0%%")
+            let tag = UUID().uuidString
+            let client = WebServiceClient(serviceRoot: root, transport: transport)
+            let first = try await client.perform(peer, tag)
+            let second = try await client.perform(peer, tag)
+            XCTAssertEqual(first.port, second.port, "one kept-alive connection")
+            XCTAssertEqual(transport.pool.counts.idle, 1)
+        }
+
         func testAnIdleConnectionTheServerClosesIsClosedWithoutAnotherCall() async throws {
             let transport = HTTP1Transport(configuration: .ephemeral)
             let client = WebServiceClient(serviceRoot: try FaultServer.url(), transport: transport)

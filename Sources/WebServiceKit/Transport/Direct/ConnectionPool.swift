@@ -66,11 +66,13 @@ final class ConnectionPool: Sendable {
     static let defaultIdleTimeout: UInt64 = 30 * 1_000_000_000
 
     /// Connections across origins, by default: as many as hold a quarter of the process's
-    /// descriptors (each connection holds three: the socket and a wake pipe), between 4 and 256.
-    /// With `ulimit -n 1024` that is 85; with 256, 21; from 3,072 up, 256. Until the transport
-    /// moves to an event loop, a connection in use holds a thread blocked in `poll(2)`, and
-    /// Dispatch gives its pool at most 255 threads: more connections would wait for a thread
-    /// while holding a socket.
+    /// descriptors (a blocking connection holds three: the socket and a wake pipe), between 4
+    /// and 256. With `ulimit -n 1024` that is 85; with 256, 21; from 3,072 up, 256. On the
+    /// blocking path (streamed bodies, downloads, and every request where there is no epoll) a
+    /// connection in use holds a thread blocked in `poll(2)`, and Dispatch gives its pool at most
+    /// 255 threads: more connections would wait for a thread while holding a socket. Kept-alive
+    /// connections on the event loop hold one descriptor and no thread; the caps stay as they
+    /// are until the pool's caps are revisited.
     static let defaultTotal: Int = {
         var limit = rlimit()
         #if canImport(Glibc)
