@@ -73,6 +73,7 @@ import XCTest
             }
             let most = peak.stop()
             let after = Self.threadNames()
+            print("event-loop threads: \(before.count) before 200 GETs in flight at once, peak \(most.threads)")
             XCTAssertEqual(ports.count, 200, "200 connections in flight at once")
             let allowance = 1 + ProcessInfo.processInfo.activeProcessorCount + 4
             XCTAssertLessThanOrEqual(
