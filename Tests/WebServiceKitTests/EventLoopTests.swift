@@ -270,6 +270,50 @@ import XCTest
             XCTAssertEqual(outcome.current, ["connected", "wrote moved(4)", "received pong"])
         }
 
+        func testAReaderThatReconnectsOnTheEndOfTheStreamGetsItsConnection() throws {
+            // The server closes its first connection at once and accepts a second. The client's
+            // read sees the end, closes the socket and connects it again from inside the read's
+            // consumer (as a request that goes again after a dropped connection does): the new
+            // connection's completion must come, not be dropped with the finished read.
+            let (listening, port) = try listener()
+            defer { close(listening) }
+            let server = Thread {
+                close(accept(listening, nil, nil))
+                let second = accept(listening, nil, nil)
+                _ = write(second, "x", 1)
+                close(second)
+            }
+            server.start()
+            let addresses = try SocketOperations.resolve(host: "127.0.0.1", port: port)
+            let outcome = Locked<[String]>([])
+            let done = DispatchSemaphore(value: 0)
+            let loop = self.loop!
+            let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 16, alignment: 1)
+            defer { buffer.deallocate() }
+            let unsafeBuffer = UnsafeSendableBuffer(buffer)
+            loop.execute {
+                let socket = LoopSocket(loop: loop)
+                socket.connect(to: addresses[...], name: "first") { _ in
+                    socket.read(into: unsafeBuffer.value) { transfer in
+                        outcome.withLock { $0.append("first read \(transfer)") }
+                        socket.close()
+                        socket.connect(to: addresses[...], name: "second") { result in
+                            outcome.withLock { $0.append("second connect \((try? result.get()) != nil)") }
+                            socket.read(into: unsafeBuffer.value) { transfer in
+                                outcome.withLock { $0.append("second read \(transfer)") }
+                                socket.close()
+                                done.signal()
+                                return false
+                            }
+                        }
+                        return false
+                    }
+                }
+            }
+            XCTAssertEqual(done.wait(timeout: .now() + 30), .success)
+            XCTAssertEqual(outcome.current, ["first read moved(0)", "second connect true", "second read moved(1)"])
+        }
+
         func testARefusedConnectionIsATypedError() throws {
             // A port that was listening and is closed: nothing accepts there.
             let (listening, port) = try listener()
