@@ -1,6 +1,7 @@
 // swift-tools-version:6.0
-// WebServiceKit has no package dependencies: Foundation, FoundationNetworking, FoundationXML and
-// Dispatch only.
+// WebServiceKit has no package dependencies: Foundation, FoundationNetworking, FoundationXML,
+// Dispatch and the C library (CWebServiceKitSystem only names C library headers Swift does not
+// import by itself).
 import PackageDescription
 
 /// What the library's own tests link: the core, its three format products, and the test support.
@@ -25,7 +26,9 @@ let package = Package(
         .executable(name: "webservice-gen", targets: ["webservice-gen"]),
     ],
     targets: [
-        .target(name: "WebServiceKit"),
+        .target(name: "WebServiceKit", dependencies: ["CWebServiceKitSystem"]),
+        // epoll and eventfd for the event loop: headers of the C library the Swift overlay leaves out.
+        .target(name: "CWebServiceKitSystem"),
         .target(name: "WebServiceKitOData", dependencies: ["WebServiceKit"]),
         .target(name: "WebServiceKitJSONRPC", dependencies: ["WebServiceKit"]),
         .target(name: "WebServiceKitXML", dependencies: ["WebServiceKit"]),

@@ -386,6 +386,9 @@ class Handler(socketserver.BaseRequestHandler):
 class Server(socketserver.ThreadingTCPServer):
     daemon_threads = True
     allow_reuse_address = True
+    # Hundreds of connections may arrive at once (EventLoopTransportTests): the default backlog
+    # of 5 would drop their SYNs and leave them to retransmit for tens of seconds.
+    request_queue_size = 1024
 
 
 def main():

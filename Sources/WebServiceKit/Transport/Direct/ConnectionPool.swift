@@ -13,15 +13,37 @@ import Foundation
     import FoundationNetworking
 #endif
 
-/// A connection kept open between requests, with the queue whose thread runs its exchanges.
-final class KeptAliveConnection: Sendable {
-    let socket: SocketConnection
-    /// A serial queue of the connection's own: an exchange blocks a thread while it waits for
-    /// the response, and Dispatch gives each such queue a thread of its pool when it has work.
-    let queue = DispatchQueue(label: "WebServiceKit.keep-alive")
+#if os(Linux) && canImport(CWebServiceKitSystem)
+    /// A connection kept open between requests: a socket of one event loop of the process's
+    /// group, whose exchanges run on that loop (``LoopExchange``) and park no thread.
+    final class KeptAliveConnection: Sendable {
+        let socket: LoopConnection
 
-    init(_ socket: SocketConnection) { self.socket = socket }
-}
+        /// A connection of `loop`, not opened yet.
+        init(loop: EventLoop) { socket = LoopConnection(loop: loop) }
+
+        /// A connection, not opened yet, of the next loop of the process's group.
+        static func make() throws(URLError) -> KeptAliveConnection {
+            KeptAliveConnection(loop: try EventLoopGroup.shared().next())
+        }
+    }
+#else
+    /// A connection kept open between requests, with the queue whose thread runs its exchanges
+    /// (where there is no epoll: the blocking path).
+    final class KeptAliveConnection: Sendable {
+        let socket: SocketConnection
+        /// A serial queue of the connection's own: an exchange blocks a thread while it waits for
+        /// the response, and Dispatch gives each such queue a thread of its pool when it has work.
+        let queue = DispatchQueue(label: "WebServiceKit.keep-alive")
+
+        init(_ socket: SocketConnection) { self.socket = socket }
+
+        /// A connection, not opened yet.
+        static func make() throws(URLError) -> KeptAliveConnection {
+            KeptAliveConnection(try SocketConnection(deadline: nil))
+        }
+    }
+#endif
 
 /// The connections of an ``HTTP1Transport``: at most ``Limits/perOrigin`` open to one origin (host
 /// and port) and ``Limits/total`` in all, idle ones closed after ``Limits/idleTimeout``.
@@ -44,11 +66,13 @@ final class ConnectionPool: Sendable {
     static let defaultIdleTimeout: UInt64 = 30 * 1_000_000_000
 
     /// Connections across origins, by default: as many as hold a quarter of the process's
-    /// descriptors (each connection holds three: the socket and a wake pipe), between 4 and 256.
-    /// With `ulimit -n 1024` that is 85; with 256, 21; from 3,072 up, 256. Until the transport
-    /// moves to an event loop, a connection in use holds a thread blocked in `poll(2)`, and
-    /// Dispatch gives its pool at most 255 threads: more connections would wait for a thread
-    /// while holding a socket.
+    /// descriptors (a blocking connection holds three: the socket and a wake pipe), between 4
+    /// and 256. With `ulimit -n 1024` that is 85; with 256, 21; from 3,072 up, 256. On the
+    /// blocking path (streamed bodies, downloads, and every request where there is no epoll) a
+    /// connection in use holds a thread blocked in `poll(2)`, and Dispatch gives its pool at most
+    /// 255 threads: more connections would wait for a thread while holding a socket. Kept-alive
+    /// connections on the event loop hold one descriptor and no thread; the caps stay as they
+    /// are until the pool's caps are revisited.
     static let defaultTotal: Int = {
         var limit = rlimit()
         #if canImport(Glibc)
@@ -309,7 +333,7 @@ final class ConnectionPool: Sendable {
 
     private func newConnection(to origin: String) throws -> KeptAliveConnection {
         do {
-            return KeptAliveConnection(try SocketConnection(deadline: nil))
+            return try KeptAliveConnection.make()
         } catch {
             releasePlace(to: origin)
             throw error

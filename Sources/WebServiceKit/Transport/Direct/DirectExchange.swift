@@ -181,18 +181,19 @@ struct DirectExchange {
     }
 }
 
-/// Reads the response from the connection into an ``HTTP1ResponseParser`` and writes the final
-/// response's body into the call's ``ResponseBodySink`` as it arrives (memory within the size
-/// limit, or the call's file; the sink counts progress), decoding it on the way when it has a
-/// content coding this path reads.
-struct ResponseReader {
-    let connection: SocketConnection
+/// The push half of reading a response: takes the bytes of the response as they arrive from
+/// wherever they come (a blocking read, or an event loop's readable event), parses them with an
+/// ``HTTP1ResponseParser``, and writes the final response's body into the call's
+/// ``ResponseBodySink`` as it arrives (memory within the size limit, or the call's file; the sink
+/// counts progress), decoding it on the way when it has a content coding this path reads.
+///
+/// It does no I/O of its own: ``ResponseReader`` pulls bytes from a ``SocketConnection`` into it;
+/// the event loop's exchange feeds it from its readable events.
+struct ResponseIntake {
     let context: TransportContext
     /// The request's method.
     let method: String
     var parser: HTTP1ResponseParser
-    private(set) var sawEnd = false
-    private var buffer = [UInt8](repeating: 0, count: 64 * 1024)
     /// How the final response's body is kept, decided when its head arrives (``ResponseDecoding``);
     /// `nil` until then. The sink's body is begun at the same moment.
     private var coding: Coding?
@@ -206,8 +207,7 @@ struct ResponseReader {
         case decoded(ContentDecoder)
     }
 
-    init(connection: SocketConnection, method: String, context: TransportContext) {
-        self.connection = connection
+    init(method: String, context: TransportContext) {
         self.context = context
         self.method = method
         parser = HTTP1ResponseParser(requestMethod: method)
@@ -215,17 +215,12 @@ struct ResponseReader {
 
     var hasFinalHead: Bool { parser.head != nil }
 
-    /// Reads once (what is there, or at least a byte) and parses it.
-    mutating func readAvailable() throws {
-        guard !sawEnd else { return }
-        let connection = connection
-        let count = try buffer.withUnsafeMutableBytes { try connection.receive(into: $0) }
-        if count == 0 {
-            sawEnd = true
-            return
-        }
+    /// Parses `bytes`, the next ones of the response, and moves the body parsed so far into the
+    /// sink. A malformed response throws `URLError(.badServerResponse)`; a body over the size
+    /// limit, the sink's error.
+    mutating func take(_ bytes: some Sequence<UInt8>) throws {
         do {
-            _ = try parser.feed(buffer[..<count])
+            _ = try parser.feed(bytes)
         } catch {
             throw URLError(.badServerResponse, reason: error.description)
         }
@@ -282,11 +277,9 @@ struct ResponseReader {
         sink.advance(to: wireBytes, expected: parser.bodyLength.map(Int64.init))
     }
 
-    /// Reads to the end of the final response.
-    mutating func readResponse(url: URL) throws -> TransportResponse {
-        while !parser.isComplete && !sawEnd {
-            try readAvailable()
-        }
+    /// The response, once the parser is complete or the connection ended (a body delimited by
+    /// the close ends there; any other cut is `URLError(.networkConnectionLost)`).
+    mutating func finish(url: URL) throws -> TransportResponse {
         if !parser.isComplete {
             do {
                 try parser.finish()
@@ -302,6 +295,44 @@ struct ResponseReader {
             response.headers = ResponseDecoding.decodedHeaders(head.headers)
         }
         return try context.responseBody.finish(response)
+    }
+}
+
+/// The pulling half of reading a response, for the blocking path: reads from the connection
+/// (waiting on it) into a ``ResponseIntake``, which parses and keeps the body.
+struct ResponseReader {
+    let connection: SocketConnection
+    private(set) var intake: ResponseIntake
+    private(set) var sawEnd = false
+    private var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+
+    init(connection: SocketConnection, method: String, context: TransportContext) {
+        self.connection = connection
+        intake = ResponseIntake(method: method, context: context)
+    }
+
+    var parser: HTTP1ResponseParser { intake.parser }
+
+    var hasFinalHead: Bool { intake.hasFinalHead }
+
+    /// Reads once (what is there, or at least a byte) and parses it.
+    mutating func readAvailable() throws {
+        guard !sawEnd else { return }
+        let connection = connection
+        let count = try buffer.withUnsafeMutableBytes { try connection.receive(into: $0) }
+        if count == 0 {
+            sawEnd = true
+            return
+        }
+        try intake.take(buffer[..<count])
+    }
+
+    /// Reads to the end of the final response.
+    mutating func readResponse(url: URL) throws -> TransportResponse {
+        while !intake.parser.isComplete && !sawEnd {
+            try readAvailable()
+        }
+        return try intake.finish(url: url)
     }
 }
 

@@ -19,7 +19,10 @@ import Foundation
 ///
 /// Foundation's `URLSession` on Linux passes every request through libcurl's thread, a work
 /// queue and the delegate queue: some 20 thread switches and 450 µs of CPU for a small GET on
-/// loopback. A GET on a kept-alive connection here takes one thread hand-off each way. Foundation
+/// loopback. On Linux a GET or HEAD on a kept-alive connection here runs on one of the process's
+/// event loops (one thread per core, epoll): no thread waits for its response, and the call
+/// resumes straight from the loop; elsewhere, and for every other request for now, the exchange
+/// has a thread of its own while it runs. Foundation
 /// also sends every stream chunked (never with `Content-Length`, which some servers require) and
 /// spends a callback, a timer and a copy on each 64 KiB; this transport sends the length up front
 /// (`Expect: 100-continue` for large bodies) and writes 512 KiB at a time. Its download tasks
@@ -131,49 +134,81 @@ public final class HTTP1Transport: WebServiceTransport {
     /// pooled connection the server closed meanwhile is dropped, and the request goes on a new
     /// one in its place (RFC 9112 §9.3.1 lets a client retry an idempotent request after a
     /// connection closed before any response).
-    private func sendKeptAlive(_ request: URLRequest, url: URL, context: TransportContext) async throws
-        -> TransportResponse
-    {
-        let origin = Self.origin(of: url)
-        let deadline = request.timeoutInterval > 0 ? DispatchTime.now() + request.timeoutInterval : nil
-        var connection = try await pool.connection(to: origin, deadline: deadline)
-        // After the wait for a connection: cookies stored meanwhile go with the request.
-        let extra = extraHeaders(for: request, url: url)
-        while true {
-            connection.socket.deadline = deadline
-            let exchange = UnsafeSendable(
-                DirectExchange(
-                    request: request, url: url, body: nil, length: nil, extraHeaders: extra, context: context,
-                    connection: connection.socket, keepsAlive: true))
+    #if os(Linux) && canImport(CWebServiceKitSystem)
+        /// On Linux the exchange runs on the connection's event loop (``LoopExchange``), which
+        /// also sends the request again on a new connection when a reused one was dropped; no
+        /// thread waits for the response.
+        private func sendKeptAlive(_ request: URLRequest, url: URL, context: TransportContext) async throws
+            -> TransportResponse
+        {
+            let origin = Self.origin(of: url)
+            let deadline = request.timeoutInterval > 0 ? DispatchTime.now() + request.timeoutInterval : nil
+            let connection = try await pool.connection(to: origin, deadline: deadline)
+            // After the wait for a connection: cookies stored meanwhile go with the request.
+            let method = request.httpMethod ?? "GET"
+            let head = HTTP1RequestHead(
+                method: method, url: url, fields: request.allHTTPHeaderFields ?? [:],
+                extraFields: extraHeaders(for: request, url: url), framing: .none, expectsContinue: false,
+                keepsAlive: true)
             let outcome: DirectExchange.Outcome
             do {
-                let current = connection
-                outcome = try await blocking(cancelling: current.socket) {
-                    current.queue.async(execute: $0)
-                } run: {
-                    try exchange.value.exchange()
-                }
-            } catch is DirectExchange.StaleConnection {
-                // Its place goes to a new connection.
-                connection.socket.close()
-                do {
-                    connection = KeptAliveConnection(try SocketConnection(deadline: nil))
-                } catch {
-                    pool.release(connection, to: origin, reusable: false)
-                    throw error
-                }
-                continue
+                outcome = try await LoopExchange.run(
+                    head, method: method, url: url, on: connection.socket, deadline: deadline?.uptimeNanoseconds,
+                    context: context)
             } catch {
                 pool.release(connection, to: origin, reusable: false)
                 throw error
             }
-            pool.release(
-                connection, to: origin, reusable: outcome.leavesConnectionReusable && !connection.socket.isCancelled)
-            let response = outcome.response
-            cookies?.store(from: response.headers, for: url)
-            return response
+            pool.release(connection, to: origin, reusable: outcome.leavesConnectionReusable)
+            cookies?.store(from: outcome.response.headers, for: url)
+            return outcome.response
         }
-    }
+    #else
+        private func sendKeptAlive(_ request: URLRequest, url: URL, context: TransportContext) async throws
+            -> TransportResponse
+        {
+            let origin = Self.origin(of: url)
+            let deadline = request.timeoutInterval > 0 ? DispatchTime.now() + request.timeoutInterval : nil
+            var connection = try await pool.connection(to: origin, deadline: deadline)
+            // After the wait for a connection: cookies stored meanwhile go with the request.
+            let extra = extraHeaders(for: request, url: url)
+            while true {
+                connection.socket.deadline = deadline
+                let exchange = UnsafeSendable(
+                    DirectExchange(
+                        request: request, url: url, body: nil, length: nil, extraHeaders: extra, context: context,
+                        connection: connection.socket, keepsAlive: true))
+                let outcome: DirectExchange.Outcome
+                do {
+                    let current = connection
+                    outcome = try await blocking(cancelling: current.socket) {
+                        current.queue.async(execute: $0)
+                    } run: {
+                        try exchange.value.exchange()
+                    }
+                } catch is DirectExchange.StaleConnection {
+                    // Its place goes to a new connection.
+                    connection.socket.close()
+                    do {
+                        connection = KeptAliveConnection(try SocketConnection(deadline: nil))
+                    } catch {
+                        pool.release(connection, to: origin, reusable: false)
+                        throw error
+                    }
+                    continue
+                } catch {
+                    pool.release(connection, to: origin, reusable: false)
+                    throw error
+                }
+                pool.release(
+                    connection, to: origin, reusable: outcome.leavesConnectionReusable && !connection.socket.isCancelled
+                )
+                let response = outcome.response
+                cookies?.store(from: response.headers, for: url)
+                return response
+            }
+        }
+    #endif
 
     /// Runs the blocking `work` on the thread `start` gives it, and waits for it without blocking
     /// the task; cancelling the task cancels `connection`, which ends any wait of `work` at once.

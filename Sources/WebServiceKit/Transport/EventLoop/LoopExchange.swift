@@ -1,0 +1,296 @@
+#if os(Linux) && canImport(CWebServiceKitSystem)
+    import Dispatch
+    import Foundation
+
+    #if canImport(FoundationNetworking)
+        import FoundationNetworking
+    #endif
+
+    /// A kept-alive HTTP/1.1 connection owned by one event loop: the pool's handle of it, which
+    /// any thread may hold, close or ask whether it is still open.
+    ///
+    /// Its socket is opened by the first exchange that needs it, and opened anew when a request
+    /// goes again after the server dropped it (``LoopExchange``). Between exchanges the socket
+    /// waits for input only: a server that closes it, or speaks unasked, has it closed at once on
+    /// the loop, so an idle connection the server dropped holds no descriptor.
+    final class LoopConnection: Sendable {
+        let loop: EventLoop
+        /// Touched only on the loop's thread, but for ``LoopSocket/isOpen``.
+        let socket: LoopSocket
+        private let closed = Locked(false)
+
+        /// A connection of `loop`, not opened yet.
+        init(loop: EventLoop) {
+            self.loop = loop
+            socket = LoopSocket(loop: loop)
+        }
+
+        deinit {
+            // A connection dropped without close() (never in the pool's hands) still frees its
+            // descriptor, on the loop that owns it.
+            guard !closed.current else { return }
+            let socket = socket
+            if loop.inLoop { socket.close() } else { loop.execute { socket.close() } }
+        }
+
+        /// Whether ``close()`` was called.
+        var isClosed: Bool { closed.current }
+
+        /// Whether the connection can take the next request: its socket is connected, and
+        /// neither the pool nor the server closed it.
+        var isIdleAndOpen: Bool { !isClosed && socket.isOpen }
+
+        /// Closes the connection for good; its descriptor is released on its loop (at once when
+        /// called there). Call it only when no exchange runs on it; calling it again does nothing.
+        func close() {
+            let first = closed.withLock { closed in
+                defer { closed = true }
+                return !closed
+            }
+            guard first else { return }
+            let socket = socket
+            if loop.inLoop { socket.close() } else { loop.execute { socket.close() } }
+        }
+    }
+
+    /// Resolves host names off the event loops, on a fixed number of serial queues (so at most
+    /// that many threads block in `getaddrinfo(3)`, whatever the number of calls).
+    final class HostResolver: Sendable {
+        /// The process's resolver: two lookups at a time.
+        static let shared = HostResolver(width: 2)
+
+        private let queues: [DispatchQueue]
+        private let turn = Locked(0)
+
+        init(width: Int) {
+            queues = (0..<max(1, width)).map { DispatchQueue(label: "WebServiceKit.resolver-\($0)") }
+        }
+
+        /// Resolves `host` and calls `completion` with its addresses, on the resolver's thread.
+        func resolve(
+            host: String, port: Int, completion: @escaping @Sendable (Result<[ResolvedAddress], URLError>) -> Void
+        ) {
+            let index = turn.withLock { turn in
+                defer { turn = (turn + 1) % queues.count }
+                return turn
+            }
+            queues[index].async {
+                do throws(URLError) {
+                    completion(.success(try SocketOperations.resolve(host: host, port: port)))
+                } catch {
+                    completion(.failure(error))
+                }
+            }
+        }
+    }
+
+    /// One GET or HEAD without a body on a kept-alive ``LoopConnection``, driven by the
+    /// connection's event loop from start to end: connect when the connection is not open yet
+    /// (a numeric host resolved on the loop, a name on ``HostResolver``), write the request head,
+    /// read the response into a ``ResponseIntake`` as it arrives, and resume the caller straight
+    /// from the loop.
+    ///
+    /// - The deadline is a timer of the loop: when it fires the connection is closed and the call
+    ///   fails with `URLError(.timedOut)`.
+    /// - Cancelling the task closes the connection on the loop and fails the call with
+    ///   `URLError(.cancelled)`; the call ends exactly once, whichever comes first.
+    /// - A request on a reused connection that the server closed before any byte of a response
+    ///   goes again, once, on a new connection (RFC 9112 §9.3.1: a client may retry an idempotent
+    ///   request whose connection closed before the response began).
+    /// - The outcome says whether the connection can carry the next request; when it cannot, its
+    ///   socket is closed already.
+    final class LoopExchange: @unchecked Sendable {  // after `run` hands it over, only the loop's thread touches it
+        private let connection: LoopConnection
+        private let head: [UInt8]
+        private let url: URL
+        private let host: String
+        private let port: Int
+        /// Nanoseconds on ``EventLoop/now()``; `nil` for none.
+        private let deadline: UInt64?
+        private let resolver: HostResolver
+        private var intake: ResponseIntake
+        private var continuation: CheckedContinuation<DirectExchange.Outcome, any Error>?
+        private var timer: TimerQueue<() -> Void>.ID?
+        private var cancelled = false
+        private var done = false
+
+        private var loop: EventLoop { connection.loop }
+        private var socket: LoopSocket { connection.socket }
+
+        private init(
+            connection: LoopConnection, head: HTTP1RequestHead, method: String, url: URL, host: String, port: Int,
+            deadline: UInt64?, context: TransportContext, resolver: HostResolver
+        ) {
+            self.connection = connection
+            self.head = head.bytes
+            self.url = url
+            self.host = host
+            self.port = port
+            self.deadline = deadline
+            self.resolver = resolver
+            intake = ResponseIntake(method: method, context: context)
+        }
+
+        /// Sends `head` (a GET or HEAD without a body) on `connection` and reads its response into
+        /// `context`'s sink; `deadline` in nanoseconds of ``EventLoop/now()``.
+        static func run(
+            _ head: HTTP1RequestHead, method: String, url: URL, on connection: LoopConnection, deadline: UInt64?,
+            context: TransportContext, resolver: HostResolver = .shared
+        ) async throws -> DirectExchange.Outcome {
+            guard let name = url.host, !name.isEmpty else { throw URLError(.badURL, reason: "no host in \(url)") }
+            // An IPv6 literal without its brackets, as getaddrinfo takes it.
+            let host = name.trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
+            let exchange = LoopExchange(
+                connection: connection, head: head, method: method, url: url, host: host, port: url.port ?? 80,
+                deadline: deadline, context: context, resolver: resolver)
+            let loop = connection.loop
+            return try await withTaskCancellationHandler {
+                try await withCheckedThrowingContinuation { continuation in
+                    let started = loop.execute { exchange.start(continuation) }
+                    if !started {
+                        continuation.resume(
+                            throwing: URLError(.cannotConnectToHost, reason: "the event loop has stopped"))
+                    }
+                }
+            } onCancel: {
+                loop.execute { exchange.cancel() }
+            }
+        }
+
+        // MARK: - On the loop
+
+        private func start(_ continuation: CheckedContinuation<DirectExchange.Outcome, any Error>) {
+            self.continuation = continuation
+            // Cancelled before it started: the cancellation's work ran first, and found nothing.
+            if cancelled { return fail(URLError(.cancelled)) }
+            if let deadline {
+                timer = loop.schedule(at: deadline) { [self] in
+                    timer = nil
+                    fail(URLError(.timedOut))
+                }
+            }
+            if socket.isOpen { send(reused: true) } else { connect() }
+        }
+
+        private func cancel() {
+            cancelled = true
+            // Before start: start sees the flag.
+            guard continuation != nil else { return }
+            fail(URLError(.cancelled))
+        }
+
+        private func connect() {
+            guard SocketOperations.isNumeric(host) else {
+                resolver.resolve(host: host, port: port) { [self] result in
+                    loop.execute { [self] in
+                        guard !done else { return }
+                        switch result {
+                        case .success(let addresses): connect(to: addresses)
+                        case .failure(let error): fail(error)
+                        }
+                    }
+                }
+                return
+            }
+            // A numeric address: getaddrinfo parses it without asking DNS.
+            do throws(URLError) {
+                connect(to: try SocketOperations.resolve(host: host, port: port))
+            } catch {
+                fail(error)
+            }
+        }
+
+        private func connect(to addresses: [ResolvedAddress]) {
+            socket.connect(to: addresses[...], name: "\(host):\(port)") { [self] result in
+                switch result {
+                case .success: send(reused: false)
+                case .failure(let error): fail(error)
+                }
+            }
+        }
+
+        private func send(reused: Bool) {
+            socket.write(head) { [self] transfer in
+                switch transfer {
+                case .moved, .wouldBlock: receive(reused: reused)
+                case .peerClosed: lost(reused: reused, reason: "the server closed the connection")
+                case .failed(let reason): lost(reused: reused, reason: reason)
+                }
+            }
+        }
+
+        private func receive(reused: Bool) {
+            let buffer = loop.readBuffer
+            socket.read(into: buffer) { [self] transfer in
+                guard !done else { return false }
+                switch transfer {
+                case .wouldBlock:
+                    return true
+                case .moved(0):
+                    // The server ended its side: a body delimited by the close ends here; a
+                    // response cut short, or none at all, is a lost connection.
+                    if intake.parser.hasReceivedBytes {
+                        complete()
+                    } else {
+                        lost(reused: reused, reason: "the server closed the connection")
+                    }
+                    return false
+                case .moved(let count):
+                    do {
+                        try intake.take(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
+                    } catch {
+                        fail(error)
+                        return false
+                    }
+                    guard intake.parser.isComplete else { return true }
+                    complete()
+                    return false
+                case .peerClosed:
+                    lost(reused: reused, reason: "the server reset the connection")
+                    return false
+                case .failed(let reason):
+                    lost(reused: reused, reason: reason)
+                    return false
+                }
+            }
+        }
+
+        /// The connection broke. On a reused connection, before any byte of a response, the
+        /// request goes again on a new one; otherwise the call fails.
+        private func lost(reused: Bool, reason: String) {
+            guard reused, !intake.parser.hasReceivedBytes else {
+                return fail(URLError(.networkConnectionLost, reason: reason))
+            }
+            socket.close()
+            connect()
+        }
+
+        private func complete() {
+            let response: TransportResponse
+            do {
+                response = try intake.finish(url: url)
+            } catch {
+                return fail(error)
+            }
+            let reusable = intake.parser.leavesConnectionReusable
+            if !reusable { socket.close() }
+            finish(.success(DirectExchange.Outcome(response: response, leavesConnectionReusable: reusable)))
+        }
+
+        private func fail(_ error: any Error) {
+            guard !done else { return }
+            socket.close()
+            finish(.failure(error))
+        }
+
+        private func finish(_ result: Result<DirectExchange.Outcome, any Error>) {
+            guard !done else { return }
+            done = true
+            if let timer { loop.cancelTimer(timer) }
+            timer = nil
+            let continuation = continuation
+            self.continuation = nil
+            continuation?.resume(with: result)
+        }
+    }
+#endif

@@ -1,0 +1,146 @@
+#if os(Linux) && canImport(CWebServiceKitSystem)
+    import Foundation
+    import Glibc
+
+    #if canImport(FoundationNetworking)
+        import FoundationNetworking
+    #endif
+
+    /// A TCP socket driven by one event loop: connect, write and read as readiness events, never
+    /// waiting. Every method is called on its loop's thread, and every callback runs there.
+    ///
+    /// One registration per socket for its whole life; what a readiness event means is decided
+    /// by the operation under way (``onEvent``). Between operations the socket waits for input
+    /// only: bytes or a close arriving while no operation waits for them mean the peer spoke
+    /// unasked or hung up, and the socket closes at once (a kept-alive connection the server
+    /// dropped frees its descriptor then, not when it is next taken from the pool).
+    final class LoopSocket: @unchecked Sendable {  // touched only on its loop's thread
+        let loop: EventLoop
+        private(set) var fd: Int32 = -1
+        private var registration: EventLoop.Registration?
+        /// What the next readiness event is for; `nil` between operations.
+        private var onEvent: ((IOEvents) -> Void)?
+        /// Counts the operations begun and the closes, so a read's handler can tell whether its
+        /// consumer began another operation.
+        private var operation: UInt64 = 0
+        /// Whether the socket is connected and not closed, readable from any thread.
+        private let open = Locked(false)
+
+        init(loop: EventLoop) { self.loop = loop }
+
+        /// Whether the socket is connected and not closed; any thread may ask.
+        var isOpen: Bool { open.current }
+
+        /// Connects to the first of `addresses` that accepts, then calls `completion`.
+        func connect(
+            to addresses: ArraySlice<ResolvedAddress>, name: String,
+            completion: @escaping (Result<Void, URLError>) -> Void
+        ) {
+            precondition(loop.inLoop && fd < 0, "connect on an open socket or off its loop")
+            var remaining = addresses
+            var lastError = SocketOperations.SystemError(code: ECONNREFUSED)
+            while let address = remaining.popFirst() {
+                switch SocketOperations.startConnection(to: address) {
+                case .failure(let error):
+                    lastError = error
+                    continue
+                case .success(let started):
+                    do {
+                        try adopt(started.fd, interest: started.connected ? .read : .write)
+                    } catch {
+                        SocketOperations.closeDescriptor(started.fd)
+                        return completion(.failure(error))
+                    }
+                    if started.connected {
+                        open.withLock { $0 = true }
+                        return completion(.success(()))
+                    }
+                    onEvent = { [unowned self] _ in
+                        let failure = SocketOperations.pendingError(of: fd)
+                        if failure == 0 {
+                            onEvent = nil
+                            open.withLock { $0 = true }
+                            setInterest(.read)
+                            return completion(.success(()))
+                        }
+                        close()
+                        // The next address, with what is left.
+                        connect(to: remaining, name: name, completion: completion)
+                    }
+                    return
+                }
+            }
+            completion(
+                .failure(URLError(.cannotConnectToHost, reason: "cannot connect to \(name): \(lastError.description)")))
+        }
+
+        /// Writes all of `bytes` (copied now), waiting for the socket to take them, then calls
+        /// `completion`: `.success` once all are sent, `.peerClosed` when the peer closed or reset.
+        func write(_ bytes: [UInt8], completion: @escaping (SocketOperations.Transfer) -> Void) {
+            precondition(loop.inLoop && fd >= 0, "write on a closed socket or off its loop")
+            var offset = 0
+            func attempt() {
+                while offset < bytes.count {
+                    let transfer = bytes.withUnsafeBytes {
+                        SocketOperations.send(fd, UnsafeRawBufferPointer(rebasing: $0[offset...]))
+                    }
+                    switch transfer {
+                    case .moved(let count): offset += count
+                    case .wouldBlock:
+                        onEvent = { _ in attempt() }
+                        setInterest(.write)
+                        return
+                    case .peerClosed, .failed:
+                        onEvent = nil
+                        return completion(transfer)
+                    }
+                }
+                onEvent = nil
+                setInterest(.read)
+                completion(.moved(bytes.count))
+            }
+            attempt()
+        }
+
+        /// Calls `consume` with what arrives, on every readable event, until it returns `false`;
+        /// an empty buffer means the peer ended its side.
+        func read(into buffer: UnsafeMutableRawBufferPointer, _ consume: @escaping (SocketOperations.Transfer) -> Bool)
+        {
+            precondition(loop.inLoop && fd >= 0, "read on a closed socket or off its loop")
+            operation &+= 1
+            let reading = operation
+            onEvent = { [unowned self] _ in
+                let transfer = SocketOperations.receive(fd, into: buffer)
+                if transfer == .wouldBlock { return }
+                // `consume` may have closed the socket and started another operation (a connect):
+                // that one's handler stays.
+                if !consume(transfer), operation == reading { onEvent = nil }
+            }
+        }
+
+        /// Deregisters and closes the socket; no callback of it runs afterwards.
+        func close() {
+            precondition(loop.inLoop, "close off the socket's loop")
+            operation &+= 1
+            onEvent = nil
+            open.withLock { $0 = false }
+            if let registration { loop.deregister(registration) }
+            registration = nil
+            if fd >= 0 { SocketOperations.closeDescriptor(fd) }
+            fd = -1
+        }
+
+        private func adopt(_ descriptor: Int32, interest: IOInterest) throws(URLError) {
+            fd = descriptor
+            registration = try loop.register(descriptor, interest: interest) { [unowned self] events in
+                if let onEvent { onEvent(events) } else { close() }
+            }
+        }
+
+        private func setInterest(_ interest: IOInterest) {
+            guard let registration else { return }
+            // Cannot fail for a registered descriptor that is still open.
+            try? loop.setInterest(interest, for: registration)
+        }
+    }
+#endif
