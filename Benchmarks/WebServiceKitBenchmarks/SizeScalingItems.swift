@@ -31,7 +31,8 @@ extension SizeScalingItem {
     /// Every row, in the order they run: issue 25's items in its order, each next to its guard,
     /// then the paths that were linear already.
     static let all: [SizeScalingItem] = [
-        multipart, odataOr, odataIn, odataSelect, redactedHeaders, loggedHeaders, unloggedHeaders, diskCachePlain,
+        multipart, odataOr, odataIn, odataSelect, redactedHeaders, loggedHeaders, unloggedHeaders, headerFloor,
+        diskCachePlain,
         diskCacheEvicting,
         memoryDiskCachePlain, memoryDiskCacheEvicting, paging, memoryCache, jsonRPCBatch, queryItems, responseHeaders,
         jsonArray,
@@ -147,6 +148,36 @@ extension SizeScalingItem {
             let sent = try client.performSynchronously(call)
             guard let sentCount = Int(sent.value), sentCount > count else {
                 throw SizeScalingFailure("\(sent.value) header fields reached the transport, \(count) expected")
+            }
+        }
+    }
+
+    /// The floor of the three rows above: no library code, only what any client of `URLRequest`
+    /// does with the same N fields. The call's (name, value) pairs in name order, as a descriptor
+    /// holds them (each value a string of its own, allocated in that order), go into one
+    /// `[String: String]` with room reserved, every name and value is read once byte by byte (as
+    /// the request check does), and the dictionary is freed. What this costs per field at each N
+    /// is the memory hierarchy's share: the rows above grow past it only by their own work.
+    static let headerFloor = SizeScalingItem(
+        name: "header-floor", label: "floor: N fields put in a [String: String], each read once, freed", unit: "field",
+        isIssue: false
+    ) { count in
+        var pairs: [(name: String, value: String)] = []
+        for index in 0..<count { pairs.append(("X-Field-\(index)", "plain-value-\(index)")) }
+        pairs.sort { $0.name < $1.name }
+        // Fresh copies in name order, as parsing a descriptor's templates makes them.
+        pairs = pairs.map { ($0.name, String(decoding: Array($0.value.utf8), as: UTF8.self)) }
+        return {
+            var fields: [String: String] = [:]
+            fields.reserveCapacity(pairs.count)
+            for pair in pairs { fields[pair.name] = pair.value }
+            var sum = 0
+            for (name, value) in fields {
+                for byte in name.utf8 { sum &+= Int(byte) }
+                for byte in value.utf8 { sum &+= Int(byte) }
+            }
+            guard fields.count == count, sum > count else {
+                throw SizeScalingFailure("\(fields.count) fields, byte sum \(sum)")
             }
         }
     }
