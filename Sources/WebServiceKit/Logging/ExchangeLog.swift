@@ -87,21 +87,33 @@ final class ExchangeLog: Sendable {
         var secrets = hidden.current
         let method = request.httpMethod ?? "GET"
         let url = request.url.map { redaction.redact($0, secrets: &secrets) } ?? "(no URL)"
-        // Each name lowercased once, not once per comparison or look-up; the indices sorted,
-        // cheaper to move than the fields.
-        let all = Array(request.allHTTPHeaderFields ?? [:])
-        let keys = all.map { $0.key.lowercased() }
-        var fields: [(name: String, key: String, value: String, redacted: Bool)] = []
+        // One pass over the request's fields: each name lowercased once, not once per comparison
+        // or look-up, with its place in that pass. The (name, place) pairs are sorted, cheaper to
+        // move than the fields and read in order by the sort, unlike places alone.
+        let all = request.allHTTPHeaderFields ?? [:]
+        var fields: [(name: String, value: String, redacted: Bool)] = []
+        var order: [(key: String, index: Int)] = []
         fields.reserveCapacity(all.count)
+        order.reserveCapacity(all.count)
         var redactedCount = 0
-        for index in keys.indices.sorted(by: { keys[$0] < keys[$1] }) {
-            let redacted = redaction.redactsLowercasedHeader(keys[index])
+        // What `value(forHTTPHeaderField:)` answers (the first field of the name in any case, in
+        // the dictionary's order), found in this pass rather than by another search of every field.
+        var contentType: String?
+        for (name, value) in all {
+            let key = name.lowercased()
+            if contentType == nil, key == "content-type" { contentType = value }
+            let redacted = redaction.redactsLowercasedHeader(key)
             if redacted { redactedCount += 1 }
-            fields.append((all[index].key, keys[index], all[index].value, redacted))
+            order.append((key, fields.count))
+            fields.append((name, value, redacted))
         }
-        if redactedCount > 0 { secrets.reserveCapacity(redactedCount) }
-        for field in fields where field.redacted {
-            redaction.collect(field: field.name, lowercasedName: field.key, value: field.value, into: &secrets)
+        order.sort { $0.key < $1.key }
+        if redactedCount > 0 {
+            secrets.reserveCapacity(redactedCount)
+            for (key, index) in order where fields[index].redacted {
+                let field = fields[index]
+                redaction.collect(field: field.name, lowercasedName: key, value: field.value, into: &secrets)
+            }
         }
         let isStreamed = request.httpBodyStream != nil
         var size: String?
@@ -112,7 +124,19 @@ final class ExchangeLog: Sendable {
         }
         var lines = ["--> \(method) \(url)" + (size.map { " (\($0))" } ?? "")]
         if level >= .headers {
-            lines += fields.map { "\($0.name): \($0.redacted ? LogRedaction.placeholder : $0.value)" }
+            // The field lines as one text: joined below with the same "\n" as separate lines,
+            // without a string of their own for each.
+            if !order.isEmpty {
+                var block = ""
+                for (_, index) in order {
+                    let field = fields[index]
+                    if !block.isEmpty { block += "\n" }
+                    block += field.name
+                    block += ": "
+                    block += field.redacted ? LogRedaction.placeholder : field.value
+                }
+                lines.append(block)
+            }
             if level >= .body {
                 // A stream is never read here: it is the transport's, and may be read only once.
                 let body =
@@ -120,8 +144,7 @@ final class ExchangeLog: Sendable {
                     ? [LogBody.streamedSummary(length: streamedLength)]
                     : request.httpBody.map {
                         LogBody.lines(
-                            of: $0, contentType: request.value(forHTTPHeaderField: "Content-Type"), limit: bodyLimit,
-                            secrets: secrets)
+                            of: $0, contentType: contentType, limit: bodyLimit, secrets: secrets)
                     } ?? []
                 if !body.isEmpty { lines += [""] + body }
             }
