@@ -89,31 +89,35 @@ final class ExchangeLog: Sendable {
         let url = request.url.map { redaction.redact($0, secrets: &secrets) } ?? "(no URL)"
         // One pass over the request's fields: each name lowercased once, not once per comparison
         // or look-up, with its place in that pass. The (name, place) pairs are sorted, cheaper to
-        // move than the fields and read in order by the sort, unlike places alone.
+        // move than the fields and read in order by the sort, unlike places alone; the fields are
+        // then gathered once in that order, and read in order from there.
         let all = request.allHTTPHeaderFields ?? [:]
-        var fields: [(name: String, value: String, redacted: Bool)] = []
+        var unsorted: [(name: String, value: String)] = []
         var order: [(key: String, index: Int)] = []
-        fields.reserveCapacity(all.count)
+        unsorted.reserveCapacity(all.count)
         order.reserveCapacity(all.count)
-        var redactedCount = 0
         // What `value(forHTTPHeaderField:)` answers (the first field of the name in any case, in
         // the dictionary's order), found in this pass rather than by another search of every field.
         var contentType: String?
         for (name, value) in all {
             let key = name.lowercased()
             if contentType == nil, key == "content-type" { contentType = value }
-            let redacted = redaction.redactsLowercasedHeader(key)
-            if redacted { redactedCount += 1 }
-            order.append((key, fields.count))
-            fields.append((name, value, redacted))
+            order.append((key, unsorted.count))
+            unsorted.append((name, value))
         }
         order.sort { $0.key < $1.key }
-        if redactedCount > 0 {
-            secrets.reserveCapacity(redactedCount)
-            for (key, index) in order where fields[index].redacted {
-                let field = fields[index]
-                redaction.collect(field: field.name, lowercasedName: key, value: field.value, into: &secrets)
-            }
+        var fields: [(name: String, key: String, value: String, redacted: Bool)] = []
+        fields.reserveCapacity(order.count)
+        var redactedCount = 0
+        for (key, index) in order {
+            let redacted = redaction.redactsLowercasedHeader(key)
+            if redacted { redactedCount += 1 }
+            fields.append((unsorted[index].name, key, unsorted[index].value, redacted))
+        }
+        unsorted = []
+        if redactedCount > 0 { secrets.reserveCapacity(redactedCount) }
+        for field in fields where field.redacted {
+            redaction.collect(field: field.name, lowercasedName: field.key, value: field.value, into: &secrets)
         }
         let isStreamed = request.httpBodyStream != nil
         var size: String?
@@ -126,10 +130,9 @@ final class ExchangeLog: Sendable {
         if level >= .headers {
             // The field lines as one text: joined below with the same "\n" as separate lines,
             // without a string of their own for each.
-            if !order.isEmpty {
+            if !fields.isEmpty {
                 var block = ""
-                for (_, index) in order {
-                    let field = fields[index]
+                for field in fields {
                     if !block.isEmpty { block += "\n" }
                     block += field.name
                     block += ": "
