@@ -31,7 +31,8 @@ extension SizeScalingItem {
     /// Every row, in the order they run: issue 25's items in its order, each next to its guard,
     /// then the paths that were linear already.
     static let all: [SizeScalingItem] = [
-        multipart, odataOr, odataIn, odataSelect, redactedHeaders, loggedHeaders, unloggedHeaders, headerFloor,
+        multipart, odataOr, odataIn, odataSelect, redactedHeaders, loggedHeaders, unloggedHeaders, cachedHeaders,
+        headerFloor,
         diskCachePlain,
         diskCacheEvicting,
         memoryDiskCachePlain, memoryDiskCacheEvicting, paging, memoryCache, jsonRPCBatch, queryItems, responseHeaders,
@@ -152,7 +153,33 @@ extension SizeScalingItem {
         }
     }
 
-    /// The floor of the three rows above: no library code, only what any client of `URLRequest`
+    /// Guard for 4: the same call through a memory cache that stores its response (the cache
+    /// reads the request's fields as ``HTTPHeaders``, in name order), not logged.
+    static let cachedHeaders = SizeScalingItem(
+        name: "cached-headers", label: "one call with N header fields through a memory cache, not logged",
+        unit: "field", isIssue: false
+    ) { count in
+        var headers: [String: String] = [:]
+        for index in 0..<count { headers["X-Field-\(index)"] = "plain-value-\(index)" }
+        let cache = HTTPCache(memoryLimit: 1 << 30)
+        let client = WebServiceClient(
+            serviceRoot: serviceRoot,
+            transport: AnsweringTransport { request in
+                TransportResponse(
+                    statusCode: 200, headers: ["Content-Type": "text/plain", "Cache-Control": "max-age=3600"],
+                    body: Data("\(request.allHTTPHeaderFields?.count ?? 0)".utf8))
+            })
+        client.cache = cache
+        let call = WebServiceCall<String>(relativePath: "items", headers: headers)
+        return {
+            let sent = try client.performSynchronously(call)
+            guard Int(sent.value) == count, sent.source == .network, cache.byteCount > 0 else {
+                throw SizeScalingFailure("\(sent.value) fields sent, source \(sent.source), nothing stored?")
+            }
+        }
+    }
+
+    /// The floor of the rows above: no library code, only what any client of `URLRequest`
     /// does with the same N fields. The call's (name, value) pairs in name order, as a descriptor
     /// holds them (each value a string of its own, allocated in that order), go into one
     /// `[String: String]` with room reserved, every name and value is read once byte by byte (as
