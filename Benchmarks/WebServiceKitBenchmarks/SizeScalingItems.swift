@@ -31,7 +31,9 @@ extension SizeScalingItem {
     /// Every row, in the order they run: issue 25's items in its order, each next to its guard,
     /// then the paths that were linear already.
     static let all: [SizeScalingItem] = [
-        multipart, odataOr, odataIn, odataSelect, redactedHeaders, loggedHeaders, unloggedHeaders, diskCachePlain,
+        multipart, odataOr, odataIn, odataSelect, redactedHeaders, loggedHeaders, unloggedHeaders, cachedHeaders,
+        headerFloor,
+        diskCachePlain,
         diskCacheEvicting,
         memoryDiskCachePlain, memoryDiskCacheEvicting, paging, memoryCache, jsonRPCBatch, queryItems, responseHeaders,
         jsonArray,
@@ -147,6 +149,62 @@ extension SizeScalingItem {
             let sent = try client.performSynchronously(call)
             guard let sentCount = Int(sent.value), sentCount > count else {
                 throw SizeScalingFailure("\(sent.value) header fields reached the transport, \(count) expected")
+            }
+        }
+    }
+
+    /// Guard for 4: the same call through a memory cache that stores its response (the cache
+    /// reads the request's fields as ``HTTPHeaders``, in name order), not logged.
+    static let cachedHeaders = SizeScalingItem(
+        name: "cached-headers", label: "one call with N header fields through a memory cache, not logged",
+        unit: "field", isIssue: false
+    ) { count in
+        var headers: [String: String] = [:]
+        for index in 0..<count { headers["X-Field-\(index)"] = "plain-value-\(index)" }
+        let cache = HTTPCache(memoryLimit: 1 << 30)
+        let client = WebServiceClient(
+            serviceRoot: serviceRoot,
+            transport: AnsweringTransport { request in
+                TransportResponse(
+                    statusCode: 200, headers: ["Content-Type": "text/plain", "Cache-Control": "max-age=3600"],
+                    body: Data("\(request.allHTTPHeaderFields?.count ?? 0)".utf8))
+            })
+        client.cache = cache
+        let call = WebServiceCall<String>(relativePath: "items", headers: headers)
+        return {
+            let sent = try client.performSynchronously(call)
+            guard Int(sent.value) == count, sent.source == .network, cache.byteCount > 0 else {
+                throw SizeScalingFailure("\(sent.value) fields sent, source \(sent.source), nothing stored?")
+            }
+        }
+    }
+
+    /// The floor of the rows above: no library code, only what any client of `URLRequest`
+    /// does with the same N fields. The call's (name, value) pairs in name order, as a descriptor
+    /// holds them (each value a string of its own, allocated in that order), go into one
+    /// `[String: String]` with room reserved, every name and value is read once byte by byte (as
+    /// the request check does), and the dictionary is freed. What this costs per field at each N
+    /// is the memory hierarchy's share: the rows above grow past it only by their own work.
+    static let headerFloor = SizeScalingItem(
+        name: "header-floor", label: "floor: N fields put in a [String: String], each read once, freed", unit: "field",
+        isIssue: false
+    ) { count in
+        var pairs: [(name: String, value: String)] = []
+        for index in 0..<count { pairs.append(("X-Field-\(index)", "plain-value-\(index)")) }
+        pairs.sort { $0.name < $1.name }
+        // Fresh copies in name order, as parsing a descriptor's templates makes them.
+        pairs = pairs.map { ($0.name, String(decoding: Array($0.value.utf8), as: UTF8.self)) }
+        return {
+            var fields: [String: String] = [:]
+            fields.reserveCapacity(pairs.count)
+            for pair in pairs { fields[pair.name] = pair.value }
+            var sum = 0
+            for (name, value) in fields {
+                for byte in name.utf8 { sum &+= Int(byte) }
+                for byte in value.utf8 { sum &+= Int(byte) }
+            }
+            guard fields.count == count, sum > count else {
+                throw SizeScalingFailure("\(fields.count) fields, byte sum \(sum)")
             }
         }
     }

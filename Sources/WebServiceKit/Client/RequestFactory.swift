@@ -257,30 +257,58 @@ struct RequestFactory {
     /// The shared headers and the call's, each field checked before URLRequest sees it (Foundation
     /// on Linux silently drops a value with CR/LF): the descriptor's names and literal values were
     /// checked when it was made, so only shared fields and values with wildcards are checked here.
+    ///
+    /// One pass over the call's fields, each inserted once into the one dictionary the request
+    /// takes; the only other table is of the shared names, which are few.
     private func buildHeaders(_ binder: ArgumentBinder) throws(WebServiceError) -> [String: String] {
         try HeaderValidation.check(defaults.sharedHeaders)
         var headers = defaults.sharedHeaders
         // Reserving room allocates storage even for nothing: a call without fields keeps none.
         if !compiled.headers.isEmpty { headers.reserveCapacity(headers.count + compiled.headers.count + 1) }
         // The call's field replaces a shared one (or an earlier one of its own) of the same name
-        // in any case: the names so far by their lowercase form, made once, so that each field
-        // costs one look-up rather than a search of every name before it. Names are tokens
-        // (checked above and when the descriptor was made), so `lowercased()` is ASCII's.
-        let replaces = !defaults.sharedHeaders.isEmpty || compiled.headerNamesCollide
-        var namesByLowercase: [String: String] = [:]
-        if replaces {
+        // in any case. Names are tokens (checked above and when the descriptor was made), so
+        // `lowercased()` is ASCII's.
+        if compiled.headerNamesCollide {
+            // Two of the call's own names differ only in case: every name so far, by its
+            // lowercase form, so that each field costs one look-up rather than a search.
+            var namesByLowercase: [String: String] = [:]
             namesByLowercase.reserveCapacity(headers.count + compiled.headers.count)
             for name in headers.keys { namesByLowercase[name.lowercased()] = name }
+            for header in compiled.headers {
+                let lowercased = header.name.lowercased()
+                if let existing = namesByLowercase.removeValue(forKey: lowercased) { headers[existing] = nil }
+                if let value = try renderText(header.value, place: "header \(header.name)", binder: binder) {
+                    if header.value.hasArguments { try HeaderValidation.check(name: header.name, value: value) }
+                    headers[header.name] = value
+                    namesByLowercase[lowercased] = header.name
+                }
+            }
+            return headers
+        }
+        // The call's names are distinct in any case: a field can only replace a shared one, so
+        // only the shared names are tabled, and a name is lowercased only when its length is
+        // within theirs.
+        var sharedByLowercase: [String: String] = [:]
+        var shortest = Int.max
+        var longest = 0
+        if !headers.isEmpty {
+            sharedByLowercase.reserveCapacity(headers.count)
+            for name in headers.keys {
+                sharedByLowercase[name.lowercased()] = name
+                shortest = min(shortest, name.utf8.count)
+                longest = max(longest, name.utf8.count)
+            }
         }
         for header in compiled.headers {
-            let lowercased = replaces ? header.name.lowercased() : ""
-            if replaces, let existing = namesByLowercase.removeValue(forKey: lowercased) {
+            let length = header.name.utf8.count
+            if length >= shortest, length <= longest,
+                let existing = sharedByLowercase.removeValue(forKey: header.name.lowercased())
+            {
                 headers[existing] = nil
             }
             if let value = try renderText(header.value, place: "header \(header.name)", binder: binder) {
                 if header.value.hasArguments { try HeaderValidation.check(name: header.name, value: value) }
                 headers[header.name] = value
-                if replaces { namesByLowercase[lowercased] = header.name }
             }
         }
         return headers

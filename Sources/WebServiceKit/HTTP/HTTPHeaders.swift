@@ -16,7 +16,13 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
 
     /// Creates headers from a dictionary; fields are sorted by name so the order is reproducible.
     public init(_ dictionary: [String: String]) {
-        fields = dictionary.sorted { $0.key < $1.key }.map { Field(name: $0.key, value: $0.value) }
+        // One array, sorted in place: not a sorted copy of the pairs and then the fields. The
+        // names of a dictionary are distinct, so the order is the same whatever the sort.
+        var fields: [Field] = []
+        fields.reserveCapacity(dictionary.count)
+        for (name, value) in dictionary { fields.append(Field(name: name, value: value)) }
+        fields.sort { $0.name < $1.name }
+        self.fields = fields
     }
 
     public init(dictionaryLiteral elements: (String, String)...) {

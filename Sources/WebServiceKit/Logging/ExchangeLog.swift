@@ -87,21 +87,44 @@ final class ExchangeLog: Sendable {
         var secrets = hidden.current
         let method = request.httpMethod ?? "GET"
         let url = request.url.map { redaction.redact($0, secrets: &secrets) } ?? "(no URL)"
-        // Each name lowercased once, not once per comparison or look-up; the indices sorted,
-        // cheaper to move than the fields.
-        let all = Array(request.allHTTPHeaderFields ?? [:])
-        let keys = all.map { $0.key.lowercased() }
-        var fields: [(name: String, key: String, value: String, redacted: Bool)] = []
-        fields.reserveCapacity(all.count)
+        // The request's fields read in two passes, the values (but Content-Type's) only in the
+        // second: at many fields, a value not read recently is a trip to memory. The first takes
+        // the names: each
+        // lowercased once, not once per comparison or look-up, with whether it is redacted and
+        // its place in the dictionary; these are sorted, and the second pass reads each field in
+        // that order from the dictionary, once, for the secrets and the lines together.
+        let all = request.allHTTPHeaderFields ?? [:]
+        var order: [(key: String, redacted: Bool, index: Dictionary<String, String>.Index)] = []
+        order.reserveCapacity(all.count)
         var redactedCount = 0
-        for index in keys.indices.sorted(by: { keys[$0] < keys[$1] }) {
-            let redacted = redaction.redactsLowercasedHeader(keys[index])
+        // What `value(forHTTPHeaderField:)` answers (the first field of the name in any case, in
+        // the dictionary's order), found in this pass rather than by another search of every field.
+        var contentType: String?
+        for index in all.indices {
+            let key = all.keys[index].lowercased()
+            if contentType == nil, key == "content-type" { contentType = all.values[index] }
+            let redacted = redaction.redactsLowercasedHeader(key)
             if redacted { redactedCount += 1 }
-            fields.append((all[index].key, keys[index], all[index].value, redacted))
+            order.append((key, redacted, index))
         }
+        order.sort { $0.key < $1.key }
+        // The field lines as one text, joined below with the same "\n" as separate lines would be.
+        let writesFields = level >= .headers
+        var fieldLines = ""
         if redactedCount > 0 { secrets.reserveCapacity(redactedCount) }
-        for field in fields where field.redacted {
-            redaction.collect(field: field.name, lowercasedName: field.key, value: field.value, into: &secrets)
+        if writesFields || redactedCount > 0 {
+            for field in order {
+                let name = all.keys[field.index]
+                if field.redacted {
+                    redaction.collect(
+                        field: name, lowercasedName: field.key, value: all.values[field.index], into: &secrets)
+                }
+                guard writesFields else { continue }
+                if !fieldLines.isEmpty { fieldLines += "\n" }
+                fieldLines += name
+                fieldLines += ": "
+                fieldLines += field.redacted ? LogRedaction.placeholder : all.values[field.index]
+            }
         }
         let isStreamed = request.httpBodyStream != nil
         var size: String?
@@ -112,16 +135,14 @@ final class ExchangeLog: Sendable {
         }
         var lines = ["--> \(method) \(url)" + (size.map { " (\($0))" } ?? "")]
         if level >= .headers {
-            lines += fields.map { "\($0.name): \($0.redacted ? LogRedaction.placeholder : $0.value)" }
+            if !fieldLines.isEmpty { lines.append(fieldLines) }
             if level >= .body {
                 // A stream is never read here: it is the transport's, and may be read only once.
                 let body =
                     isStreamed
                     ? [LogBody.streamedSummary(length: streamedLength)]
                     : request.httpBody.map {
-                        LogBody.lines(
-                            of: $0, contentType: request.value(forHTTPHeaderField: "Content-Type"), limit: bodyLimit,
-                            secrets: secrets)
+                        LogBody.lines(of: $0, contentType: contentType, limit: bodyLimit, secrets: secrets)
                     } ?? []
                 if !body.isEmpty { lines += [""] + body }
             }

@@ -367,24 +367,56 @@ struct HTTP1RequestHead {
         if host.contains(":"), !host.hasPrefix("[") { host = "[\(host)]" }
         if let port = url.port, port != 80 { host += ":\(port)" }
 
-        var text = "\(method) \(target) HTTP/1.1\r\nHost: \(host)\r\n"
-        var present = Set<String>()
-        for (name, value) in fields where !Self.managedFields.contains(name.lowercased()) {
-            present.insert(name.lowercased())
-            text += "\(name): \(value)\r\n"
+        // The head written once, straight into its bytes, in one pass over the request's fields:
+        // no line of its own for each, and no table of their names, only of the transport's few.
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(128 + fields.count * 48)
+        func append(_ text: String) { bytes.append(contentsOf: text.utf8) }
+        func appendField(_ name: String, _ value: String) {
+            append(name)
+            bytes.append(UInt8(ascii: ":"))
+            bytes.append(UInt8(ascii: " "))
+            append(value)
+            bytes.append(UInt8(ascii: "\r"))
+            bytes.append(UInt8(ascii: "\n"))
+        }
+        append("\(method) \(target) HTTP/1.1\r\nHost: \(host)\r\n")
+        // The transport's extra names by their lowercase form (RFC 9110 §5.1), each marked once a
+        // field of the request has it: that field is sent, the extra one is not.
+        var extraNames: [String: Bool] = [:]
+        for name in extraFields.keys where !Self.isManaged(name) { extraNames[name.lowercased()] = false }
+        for (name, value) in fields where !Self.isManaged(name) {
+            if !extraNames.isEmpty {
+                let lowercased = name.lowercased()
+                if extraNames[lowercased] != nil { extraNames[lowercased] = true }
+            }
+            appendField(name, value)
         }
         for (name, value) in extraFields.sorted(by: { $0.key < $1.key })
-        where !Self.managedFields.contains(name.lowercased()) && !present.contains(name.lowercased()) {
-            text += "\(name): \(value)\r\n"
+        where !Self.isManaged(name) && extraNames[name.lowercased()] == false {
+            appendField(name, value)
         }
         switch framing {
         case .none: break
-        case .length(let length): text += "Content-Length: \(length)\r\n"
-        case .chunked: text += "Transfer-Encoding: chunked\r\n"
+        case .length(let length): append("Content-Length: \(length)\r\n")
+        case .chunked: append("Transfer-Encoding: chunked\r\n")
         }
-        if expectsContinue { text += "Expect: 100-continue\r\n" }
+        if expectsContinue { append("Expect: 100-continue\r\n") }
         // HTTP/1.1 connections persist unless a side says `close` (RFC 9112 §9.3).
-        text += keepsAlive ? "\r\n" : "Connection: close\r\n\r\n"
-        bytes = Array(text.utf8)
+        append(keepsAlive ? "\r\n" : "Connection: close\r\n\r\n")
+        self.bytes = bytes
+    }
+
+    /// Whether `name` is one of ``managedFields`` in any ASCII case, without lowercasing it: a
+    /// request's every field is asked.
+    static func isManaged(_ name: String) -> Bool {
+        switch name.utf8.count {
+        case 4: name.caseInsensitiveEquals("host")
+        case 6: name.caseInsensitiveEquals("expect")
+        case 10: name.caseInsensitiveEquals("connection")
+        case 14: name.caseInsensitiveEquals("content-length")
+        case 17: name.caseInsensitiveEquals("transfer-encoding")
+        default: false
+        }
     }
 }
