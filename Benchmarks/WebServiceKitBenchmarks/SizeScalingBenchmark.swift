@@ -28,6 +28,8 @@ enum SizeScalingBenchmark {
     static let itemsFlag = "--size-items"
     static let sizes = [1_000, 10_000, 100_000]
     static let goal = 1.15
+    /// How much faster than its floor a memory-bound row may grow (``SizeScalingItem/floorRows``).
+    static let floorMargin = 0.15
     /// Paging's second goal: loop protection that does not grow without bound. Peak-RSS growth
     /// per page between the smallest and the largest N, in bytes (0.4 KB before issue 25).
     static let maximumBytesPerPage = 64.0
@@ -123,7 +125,8 @@ enum SizeScalingBenchmark {
             let points = measure(item, executable: executable)
             measured[item.name] = points
             let plain = SizeScalingItem.plainRows[item.name].flatMap { measured[$0] }
-            print(line(for: item, points, plainDiskCache: plain))
+            let floor = SizeScalingItem.floorRows[item.name].flatMap { measured[$0] }
+            print(line(for: item, points, plainDiskCache: plain, floor: floor))
             fflush(nil)
         }
     }
@@ -200,7 +203,9 @@ enum SizeScalingBenchmark {
     // MARK: Report
 
     /// One line in the suite's style: time per unit at each N, the exponents, the goal.
-    static func line(for item: SizeScalingItem, _ points: [Point], plainDiskCache: [Point]?) -> String {
+    static func line(
+        for item: SizeScalingItem, _ points: [Point], plainDiskCache: [Point]?, floor: [Point]? = nil
+    ) -> String {
         var smallest = Double.infinity
         for point in points {
             if let seconds = point.seconds { smallest = min(smallest, seconds / Double(point.size)) }
@@ -211,6 +216,18 @@ enum SizeScalingBenchmark {
         let exponents = Self.exponents(points)
         var missed = points.contains { $0.isBroken } || exponents.contains { $0 > goal }
         var goals = String(format: "goal <= %.2f", goal)
+        if let floor {
+            // A row bounded by memory: where its time grows faster than 1.15, it must grow no
+            // faster than the floor's (the same strings in a plain dictionary) plus 0.15.
+            let floorExponents = Self.exponents(floor)
+            if floorExponents.count == exponents.count {
+                missed =
+                    points.contains { $0.isBroken }
+                    || zip(exponents, floorExponents).contains { $0 > goal && $0 > $1 + floorMargin }
+                goals += String(format: ", or <= the floor's + %.2f (floor exponents ", floorMargin)
+                goals += floorExponents.map { String(format: "%.2f", $0) }.joined(separator: ", ") + ")"
+            }
+        }
         var text =
             "size scaling, \(item.isIssue ? "" : "guard: ")\(item.label): \(figures.joined(separator: " | ")) \(unitName) per \(item.unit)"
             + " at N = \(points.map { grouped($0.size) }.joined(separator: " | "))"
@@ -249,6 +266,10 @@ enum SizeScalingBenchmark {
             text += "; \(ratios.joined(separator: " | ")) the never-full store's time"
             missed = missed || (largest ?? 0) > maximumEvictingRatio
             goals += String(format: ", <= %.1fx the never-full store at the largest N", maximumEvictingRatio)
+        }
+        if Set(SizeScalingItem.floorRows.values).contains(item.name) {
+            // The floor is what memory costs here, no library code: a measure, not a goal.
+            return text + "; the floor of the memory-bound rows, no goal of its own"
         }
         let verdict = missed ? "MISSED" : exponents.isEmpty ? "not measured (one size only)" : "met"
         return text + "; \(goals): \(verdict)"
