@@ -95,63 +95,32 @@ final class SocketConnection: @unchecked Sendable {
         return poll(&entry, 1, 0) == 0
     }
 
-    /// Connects to the first address of `host` that accepts.
+    /// Connects to the first address of `host` that accepts, waiting for each (with the
+    /// event loop's socket operations, here driven by `poll`).
     func open(host: String, port: Int) throws(URLError) {
-        var hints = addrinfo()
-        hints.ai_family = AF_UNSPEC
-        #if canImport(Darwin)
-            hints.ai_socktype = SOCK_STREAM
-        #else
-            hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
-        #endif
-        var list: UnsafeMutablePointer<addrinfo>?
-        let status = getaddrinfo(host, String(port), &hints, &list)
-        guard status == 0, let list else {
-            throw URLError(.cannotFindHost, reason: "cannot resolve \(host): \(String(cString: gai_strerror(status)))")
-        }
-        defer { freeaddrinfo(list) }
-        var lastError: Int32 = ECONNREFUSED
-        var entry: UnsafeMutablePointer<addrinfo>? = list
-        while let address = entry {
-            entry = address.pointee.ai_next
-            let fd = socket(address.pointee.ai_family, address.pointee.ai_socktype, address.pointee.ai_protocol)
-            guard fd >= 0 else {
-                lastError = errno
-                continue
-            }
-            Self.configure(fd)
-            var one: Int32 = 1
-            _ = setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
-            #if canImport(Darwin)
-                _ = setsockopt(fd, SOL_SOCKET, SO_NOSIGPIPE, &one, socklen_t(MemoryLayout<Int32>.size))
-            #endif
-            if connect(fd, address.pointee.ai_addr, address.pointee.ai_addrlen) == 0 {
-                descriptor = fd
-                return
-            }
-            guard errno == EINPROGRESS else {
-                lastError = errno
-                _ = systemClose(fd)
-                continue
-            }
-            descriptor = fd
-            do {
-                try wait(for: Int16(POLLOUT))
-            } catch {
-                _ = systemClose(fd)
+        var lastError = SocketOperations.SystemError(code: ECONNREFUSED)
+        for address in try SocketOperations.resolve(host: host, port: port) {
+            switch SocketOperations.startConnection(to: address) {
+            case .failure(let error):
+                lastError = error
+            case .success(let started):
+                descriptor = started.fd
+                if started.connected { return }
+                do {
+                    try wait(for: Int16(POLLOUT))
+                } catch {
+                    _ = systemClose(started.fd)
+                    descriptor = -1
+                    throw error
+                }
+                let failure = SocketOperations.pendingError(of: started.fd)
+                if failure == 0 { return }
+                lastError = SocketOperations.SystemError(code: failure)
+                _ = systemClose(started.fd)
                 descriptor = -1
-                throw error
             }
-            var failure: Int32 = 0
-            var length = socklen_t(MemoryLayout<Int32>.size)
-            _ = getsockopt(fd, SOL_SOCKET, SO_ERROR, &failure, &length)
-            if failure == 0 { return }
-            lastError = failure
-            _ = systemClose(fd)
-            descriptor = -1
         }
-        throw URLError(
-            .cannotConnectToHost, reason: "cannot connect to \(host):\(port): \(String(cString: strerror(lastError)))")
+        throw URLError(.cannotConnectToHost, reason: "cannot connect to \(host):\(port): \(lastError.description)")
     }
 
     /// Writes all of `bytes`; throws ``PeerClosed`` when the peer closed or reset the connection.
