@@ -100,14 +100,47 @@ public final class HTTP1Transport: WebServiceTransport {
     func send(_ request: URLRequest, context: TransportContext, route: Route) async throws -> TransportResponse {
         guard let url = request.url else { throw URLError(.badURL) }
         if route == .keptAlive { return try await sendKeptAlive(request, url: url, context: context) }
-        // A streamed body, a body in memory (a download call may send one), or none.
-        let body = request.httpBodyStream ?? request.httpBody.map { InputStream(data: $0) }
         let length = request.httpBodyStream != nil ? context.uploadLength : request.httpBody.map { Int64($0.count) }
         let deadline = request.timeoutInterval > 0 ? DispatchTime.now() + request.timeoutInterval : nil
         // The connection is the call's own, and counts against the pool's caps while it is open.
         let origin = Self.origin(of: url)
         try await pool.place(to: origin, deadline: deadline)
         defer { pool.releasePlace(to: origin) }
+        let response = try await sendOnOwnConnection(
+            request, url: url, length: length, deadline: deadline, context: context)
+        cookies?.store(from: response.headers, for: url)
+        return response
+    }
+
+    #if os(Linux) && canImport(CWebServiceKitSystem)
+        /// On Linux the exchange runs on an event loop of the process's group
+        /// (``LoopUploadExchange``): a body in memory is written from the loop, a streamed one
+        /// read off it a chunk at a time; no thread waits for the server.
+        private func sendOnOwnConnection(
+            _ request: URLRequest, url: URL, length: Int64?, deadline: DispatchTime?, context: TransportContext
+        ) async throws -> TransportResponse {
+            let body: LoopUploadExchange.Body? =
+                request.httpBodyStream.map(LoopUploadExchange.Body.stream)
+                ?? request.httpBody.map(LoopUploadExchange.Body.data)
+            return try await LoopUploadExchange.run(
+                request, url: url, body: body, length: length, extraHeaders: extraHeaders(for: request, url: url),
+                context: context, on: try EventLoopGroup.shared().next(), deadline: deadline?.uptimeNanoseconds)
+        }
+    #else
+        private func sendOnOwnConnection(
+            _ request: URLRequest, url: URL, length: Int64?, deadline: DispatchTime?, context: TransportContext
+        ) async throws -> TransportResponse {
+            try await sendOnOwnThread(request, url: url, length: length, deadline: deadline, context: context)
+        }
+    #endif
+
+    /// The exchange on a thread of its own over a blocking ``SocketConnection``: where there is
+    /// no event loop.
+    func sendOnOwnThread(
+        _ request: URLRequest, url: URL, length: Int64?, deadline: DispatchTime?, context: TransportContext
+    ) async throws -> TransportResponse {
+        // A streamed body, a body in memory (a download call may send one), or none.
+        let body = request.httpBodyStream ?? request.httpBody.map { InputStream(data: $0) }
         let connection = try SocketConnection(deadline: deadline)
         defer { connection.close() }
         let extra = extraHeaders(for: request, url: url)
@@ -115,15 +148,13 @@ public final class HTTP1Transport: WebServiceTransport {
             DirectExchange(
                 request: request, url: url, body: body, length: length, extraHeaders: extra, context: context,
                 connection: connection))
-        let response = try await blocking(cancelling: connection) { work in
+        return try await blocking(cancelling: connection) { work in
             let thread = Thread(block: work)
             thread.name = "WebServiceKit.direct"
             thread.start()
         } run: {
             try exchange.value.run()
         }
-        cookies?.store(from: response.headers, for: url)
-        return response
     }
 
     /// The key of `url`'s origin in the pool: host and port (the scheme is always `http` here).
