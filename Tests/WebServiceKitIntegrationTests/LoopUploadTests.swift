@@ -71,6 +71,13 @@ import XCTest
             let blocked = await ProcessResources.eventually(within: 30) { stream.isBlocked }
             XCTAssertTrue(blocked, "the stream's second read began")
             task.cancel()
+            // Against a hang only: a transport that waited for the read would end after this
+            // release, and fail the check below.
+            let safety = Task.detached {
+                try? await Task.sleep(nanoseconds: 20_000_000_000)
+                if stream.isBlocked { stream.release() }
+            }
+            defer { safety.cancel() }
             let result = await task.result
             XCTAssertTrue(stream.isBlocked, "the call ended while the stream's read still blocked")
             guard case .failure(let error) = result, case .cancelled? = error as? WebServiceError else {

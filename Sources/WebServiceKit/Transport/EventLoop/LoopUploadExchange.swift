@@ -6,18 +6,21 @@
         import FoundationNetworking
     #endif
 
-    /// Reads streamed request bodies off the event loops, on a fixed number of serial queues: a
-    /// stream's `read` may block (on a file, or on the producer of a bound pair), so it never runs
-    /// on a loop, and at most `width` threads ever read bodies, whatever the number of uploads.
+    /// Reads streamed request bodies, and writes downloads to their files, off the event loops,
+    /// on a fixed number of serial queues: a stream's `read` may block (on a file, or on the
+    /// producer of a bound pair), and so may a write to a file, so neither runs on a loop, and at
+    /// most `width` threads of each kind ever do, whatever the number of calls.
     final class BodyStreamReader: Sendable {
-        /// The process's readers: two reads at a time.
+        /// The process's body readers: two reads at a time.
         static let shared = BodyStreamReader(width: 2)
+        /// The process's download writers: two files written at a time.
+        static let files = BodyStreamReader(width: 2, label: "file-writer")
 
         private let queues: [DispatchQueue]
         private let turn = Locked(0)
 
-        init(width: Int) {
-            queues = (0..<max(1, width)).map { DispatchQueue(label: "WebServiceKit.body-reader-\($0)") }
+        init(width: Int, label: String = "body-reader") {
+            queues = (0..<max(1, width)).map { DispatchQueue(label: "WebServiceKit.\(label)-\($0)") }
         }
 
         /// The queue whose turn it is: one upload reads all of its stream on it, in order.
@@ -188,6 +191,18 @@
         private var sent: Int64 = 0
         private var dataOffset = 0
         private var feed: BodyStreamFeed?
+        /// Where a download's bytes are parsed and written to its file (`nil` when the response
+        /// stays in memory): one read at a time, while the socket is not read.
+        private let fileQueue: DispatchQueue?
+        /// Whether `intake` is in `fileQueue`'s hands.
+        private var intakeBusy = false
+        /// What arrived for `fileQueue` meanwhile: only when the connection hung up.
+        private var backlog: [[UInt8]] = []
+        /// How the input ended, once it did, for `fileQueue`'s path.
+        private var inputEnd: SocketOperations.Transfer?
+        /// The outcome, held while `fileQueue` still has the intake (a call fails only once its
+        /// sink is out of a write).
+        private var heldResult: Result<TransportResponse, any Error>?
 
         private var loop: EventLoop { socket.loop }
 
@@ -208,6 +223,7 @@
             self.deadline = deadline
             self.resolver = resolver
             self.readers = readers
+            fileQueue = context.download != nil ? BodyStreamReader.files.nextQueue() : nil
             socket = LoopSocket(loop: loop)
             intake = ResponseIntake(method: method, context: context)
             expectsContinue =
@@ -329,7 +345,7 @@
                         pendingOffset = 0
                     }
                 case .wouldBlock:
-                    socket.watch([.read, .write])
+                    socket.watch(reading.union(.write))
                     return
                 case .peerClosed:
                     // The server closed its side: its response, if it sent one, is the answer.
@@ -338,7 +354,7 @@
                     return fail(URLError(.networkConnectionLost, reason: reason))
                 }
             }
-            socket.watch(.read)
+            socket.watch(reading)
             written()
         }
 
@@ -428,10 +444,14 @@
             pending.removeAll()
             pendingOffset = 0
             feed?.close()
-            socket.watch(.read)
+            socket.watch(reading)
         }
 
+        /// Input is read unless a download's file has the bytes read before.
+        private var reading: IOInterest { intakeBusy ? [] : .read }
+
         private func receive() {
+            if fileQueue != nil { return receiveForFile() }
             let buffer = loop.readBuffer
             switch SocketOperations.receive(socket.fd, into: buffer) {
             case .wouldBlock:
@@ -481,12 +501,91 @@
             continueTimer = nil
             socket.close()
             intake = ResponseIntake(method: method, context: context)
+            backlog.removeAll()
+            inputEnd = nil
             expectsContinue = false
             phase = .head
             connect()
         }
 
+        /// A download's read: the bytes go to `fileQueue`, and the socket is not read meanwhile
+        /// (the server is held back by TCP while the file takes the bytes). A hang-up while
+        /// the file is written is read at once (what is left in the socket), and closes it.
+        private func receiveForFile() {
+            let buffer = loop.readBuffer
+            let transfer = SocketOperations.receive(socket.fd, into: buffer)
+            switch transfer {
+            case .wouldBlock:
+                return
+            case .moved(let count) where count > 0:
+                backlog.append([UInt8](UnsafeRawBufferPointer(rebasing: buffer[..<count])))
+            default:
+                // No more input: what was sent is the answer, and nothing more goes out.
+                inputEnd = transfer
+                stopUpload()
+                socket.close()
+            }
+            pump()
+        }
+
+        /// Hands the next bytes to `fileQueue`, or ends the input, or reads on.
+        private func pump() {
+            guard !intakeBusy, !done, let fileQueue else { return }
+            if !backlog.isEmpty {
+                let bytes = backlog.removeFirst()
+                intakeBusy = true
+                // Only a hang-up reaches the loop meanwhile.
+                socket.watch(pending.isEmpty ? [] : .write)
+                let loop = loop
+                fileQueue.async { [self] in
+                    let outcome = Result { try intake.take(bytes) }
+                    loop.execute { [self] in tookForFile(outcome) }
+                }
+                return
+            }
+            if let end = inputEnd {
+                inputEnd = nil
+                switch end {
+                case .peerClosed:
+                    return fail(URLError(.networkConnectionLost, reason: "the server reset the connection"))
+                case .failed(let reason): return fail(URLError(.networkConnectionLost, reason: reason))
+                default: return complete()
+                }
+            }
+            socket.watch(pending.isEmpty ? .read : [.read, .write])
+        }
+
+        private func tookForFile(_ outcome: Result<Void, any Error>) {
+            intakeBusy = false
+            if let heldResult { return resume(heldResult) }
+            switch outcome {
+            case .failure(let error): return fail(error)
+            case .success: break
+            }
+            if phase == .awaitingContinue, intake.parser.head?.statusCode == 417 {
+                return retryWithoutExpectation()
+            }
+            if intake.parser.isComplete { return complete() }
+            answered()
+            pump()
+        }
+
         private func complete() {
+            if let fileQueue {
+                // The sink closes the file: off the loop too.
+                intakeBusy = true
+                let loop = loop
+                let url = url
+                fileQueue.async { [self] in
+                    let outcome = Result { try intake.finish(url: url) }
+                    loop.execute { [self] in
+                        intakeBusy = false
+                        if let heldResult { return resume(heldResult) }
+                        finish(outcome)
+                    }
+                }
+                return
+            }
             let response: TransportResponse
             do {
                 response = try intake.finish(url: url)
@@ -509,6 +608,12 @@
             for timer in [deadlineTimer, continueTimer].compactMap({ $0 }) { loop.cancelTimer(timer) }
             deadlineTimer = nil
             continueTimer = nil
+            guard !intakeBusy else { return heldResult = result }
+            resume(result)
+        }
+
+        private func resume(_ result: Result<TransportResponse, any Error>) {
+            heldResult = nil
             let continuation = continuation
             self.continuation = nil
             continuation?.resume(with: result)
