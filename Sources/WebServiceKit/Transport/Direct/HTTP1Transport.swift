@@ -7,7 +7,7 @@ import Foundation
 
 /// Sends requests to plain `http` URLs over HTTP/1.1 connections of its own, without `URLSession`:
 /// GET and HEAD requests without a body on kept-alive connections, every other request (a
-/// streamed body, a body in memory, a download to a file) on a connection and a thread of its own.
+/// streamed body, a body in memory, a download to a file) on a connection of its own.
 ///
 /// ``RoutingTransport``, the client's default, sends most plain-`http` traffic here on Linux and
 /// the rest through ``URLSessionTransport``. Use this transport on its own when every call goes to
@@ -19,10 +19,10 @@ import Foundation
 ///
 /// Foundation's `URLSession` on Linux passes every request through libcurl's thread, a work
 /// queue and the delegate queue: some 20 thread switches and 450 µs of CPU for a small GET on
-/// loopback. On Linux a GET or HEAD on a kept-alive connection here runs on one of the process's
-/// event loops (one thread per core, epoll): no thread waits for its response, and the call
-/// resumes straight from the loop; elsewhere, and for every other request for now, the exchange
-/// has a thread of its own while it runs. Foundation
+/// loopback. On Linux every exchange here runs on one of the process's event loops (one thread
+/// per core, epoll): no thread waits for its response, and the call resumes straight from the
+/// loop; a streamed body is read, and a download written to its file, on a few shared queues off
+/// the loop. Elsewhere an exchange has a thread of its own while it runs. Foundation
 /// also sends every stream chunked (never with `Content-Length`, which some servers require) and
 /// spends a callback, a timer and a copy on each 64 KiB; this transport sends the length up front
 /// (`Expect: 100-continue` for large bodies) and writes 512 KiB at a time. Its download tasks
@@ -73,8 +73,8 @@ public final class HTTP1Transport: WebServiceTransport {
     enum Route {
         /// A GET or HEAD without a body, on a kept-alive connection.
         case keptAlive
-        /// A streamed body, a body in memory or a download to a file, on a connection and a
-        /// thread of its own.
+        /// A streamed body, a body in memory or a download to a file, on a connection of its
+        /// own (on an event loop on Linux, on a thread of its own elsewhere).
         case ownConnection
     }
 
