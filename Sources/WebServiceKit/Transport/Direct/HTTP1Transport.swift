@@ -7,7 +7,7 @@ import Foundation
 
 /// Sends requests to plain `http` URLs over HTTP/1.1 connections of its own, without `URLSession`:
 /// GET and HEAD requests without a body on kept-alive connections, every other request (a
-/// streamed body, a body in memory, a download to a file) on a connection and a thread of its own.
+/// streamed body, a body in memory, a download to a file) on a connection of its own.
 ///
 /// ``RoutingTransport``, the client's default, sends most plain-`http` traffic here on Linux and
 /// the rest through ``URLSessionTransport``. Use this transport on its own when every call goes to
@@ -19,10 +19,10 @@ import Foundation
 ///
 /// Foundation's `URLSession` on Linux passes every request through libcurl's thread, a work
 /// queue and the delegate queue: some 20 thread switches and 450 µs of CPU for a small GET on
-/// loopback. On Linux a GET or HEAD on a kept-alive connection here runs on one of the process's
-/// event loops (one thread per core, epoll): no thread waits for its response, and the call
-/// resumes straight from the loop; elsewhere, and for every other request for now, the exchange
-/// has a thread of its own while it runs. Foundation
+/// loopback. On Linux every exchange here runs on one of the process's event loops (one thread
+/// per core, epoll): no thread waits for its response, and the call resumes straight from the
+/// loop; a streamed body is read, and a download written to its file, on a few shared queues off
+/// the loop. Elsewhere an exchange has a thread of its own while it runs. Foundation
 /// also sends every stream chunked (never with `Content-Length`, which some servers require) and
 /// spends a callback, a timer and a copy on each 64 KiB; this transport sends the length up front
 /// (`Expect: 100-continue` for large bodies) and writes 512 KiB at a time. Its download tasks
@@ -73,8 +73,8 @@ public final class HTTP1Transport: WebServiceTransport {
     enum Route {
         /// A GET or HEAD without a body, on a kept-alive connection.
         case keptAlive
-        /// A streamed body, a body in memory or a download to a file, on a connection and a
-        /// thread of its own.
+        /// A streamed body, a body in memory or a download to a file, on a connection of its
+        /// own (on an event loop on Linux, on a thread of its own elsewhere).
         case ownConnection
     }
 
@@ -100,14 +100,47 @@ public final class HTTP1Transport: WebServiceTransport {
     func send(_ request: URLRequest, context: TransportContext, route: Route) async throws -> TransportResponse {
         guard let url = request.url else { throw URLError(.badURL) }
         if route == .keptAlive { return try await sendKeptAlive(request, url: url, context: context) }
-        // A streamed body, a body in memory (a download call may send one), or none.
-        let body = request.httpBodyStream ?? request.httpBody.map { InputStream(data: $0) }
         let length = request.httpBodyStream != nil ? context.uploadLength : request.httpBody.map { Int64($0.count) }
         let deadline = request.timeoutInterval > 0 ? DispatchTime.now() + request.timeoutInterval : nil
         // The connection is the call's own, and counts against the pool's caps while it is open.
         let origin = Self.origin(of: url)
         try await pool.place(to: origin, deadline: deadline)
         defer { pool.releasePlace(to: origin) }
+        let response = try await sendOnOwnConnection(
+            request, url: url, length: length, deadline: deadline, context: context)
+        cookies?.store(from: response.headers, for: url)
+        return response
+    }
+
+    #if os(Linux) && canImport(CWebServiceKitSystem)
+        /// On Linux the exchange runs on an event loop of the process's group
+        /// (``LoopUploadExchange``): a body in memory is written from the loop, a streamed one
+        /// read off it a chunk at a time; no thread waits for the server.
+        private func sendOnOwnConnection(
+            _ request: URLRequest, url: URL, length: Int64?, deadline: DispatchTime?, context: TransportContext
+        ) async throws -> TransportResponse {
+            let body: LoopUploadExchange.Body? =
+                request.httpBodyStream.map(LoopUploadExchange.Body.stream)
+                ?? request.httpBody.map(LoopUploadExchange.Body.data)
+            return try await LoopUploadExchange.run(
+                request, url: url, body: body, length: length, extraHeaders: extraHeaders(for: request, url: url),
+                context: context, on: try EventLoopGroup.shared().next(), deadline: deadline?.uptimeNanoseconds)
+        }
+    #else
+        private func sendOnOwnConnection(
+            _ request: URLRequest, url: URL, length: Int64?, deadline: DispatchTime?, context: TransportContext
+        ) async throws -> TransportResponse {
+            try await sendOnOwnThread(request, url: url, length: length, deadline: deadline, context: context)
+        }
+    #endif
+
+    /// The exchange on a thread of its own over a blocking ``SocketConnection``: where there is
+    /// no event loop.
+    func sendOnOwnThread(
+        _ request: URLRequest, url: URL, length: Int64?, deadline: DispatchTime?, context: TransportContext
+    ) async throws -> TransportResponse {
+        // A streamed body, a body in memory (a download call may send one), or none.
+        let body = request.httpBodyStream ?? request.httpBody.map { InputStream(data: $0) }
         let connection = try SocketConnection(deadline: deadline)
         defer { connection.close() }
         let extra = extraHeaders(for: request, url: url)
@@ -115,15 +148,13 @@ public final class HTTP1Transport: WebServiceTransport {
             DirectExchange(
                 request: request, url: url, body: body, length: length, extraHeaders: extra, context: context,
                 connection: connection))
-        let response = try await blocking(cancelling: connection) { work in
+        return try await blocking(cancelling: connection) { work in
             let thread = Thread(block: work)
             thread.name = "WebServiceKit.direct"
             thread.start()
         } run: {
             try exchange.value.run()
         }
-        cookies?.store(from: response.headers, for: url)
-        return response
     }
 
     /// The key of `url`'s origin in the pool: host and port (the scheme is always `http` here).

@@ -118,6 +118,24 @@
             }
         }
 
+        /// Hands every readiness event of the socket to `handler`, waiting for `interest`, until
+        /// another operation begins or the socket closes: for an exchange that reads and writes
+        /// at once (an upload that listens for an early answer) and calls
+        /// ``SocketOperations/send(_:_:)`` and ``SocketOperations/receive(_:into:)`` on ``fd``
+        /// itself. Change what it waits for with ``watch(_:)``.
+        func watch(_ interest: IOInterest, _ handler: @escaping (IOEvents) -> Void) {
+            precondition(loop.inLoop && fd >= 0, "watch on a closed socket or off its loop")
+            operation &+= 1
+            onEvent = handler
+            setInterest(interest)
+        }
+
+        /// Changes what the current ``watch(_:_:)`` waits for.
+        func watch(_ interest: IOInterest) {
+            precondition(loop.inLoop, "watch off the socket's loop")
+            setInterest(interest)
+        }
+
         /// Deregisters and closes the socket; no callback of it runs afterwards.
         func close() {
             precondition(loop.inLoop, "close off the socket's loop")
