@@ -38,9 +38,14 @@ if let exitCode = FileDownloadBenchmark.childExitCode(for: CommandLine.arguments
 if let exitCode = SizeScalingBenchmark.childExitCode(for: CommandLine.arguments) {
     exit(exitCode)
 }
+// `webservice-bench --scaling-once CLIENT C DELAY_MS ROOT`: one client at one concurrency of the scaling measure.
+if let exitCode = ScalingBenchmark.childExitCode(for: CommandLine.arguments) {
+    exit(exitCode)
+}
 
 // `webservice-bench --only NAME[,NAME…]` runs some measures: small-get, request-building,
-// decode, upload, download, cache, digest, size (`--size-items NAME,…` picks rows of size).
+// decode, upload, download, cache, digest, size (`--size-items NAME,…` picks rows of size),
+// scaling (`--scaling-delay MS`, `--scaling-c N,…`).
 let only: Set<String>? = CommandLine.arguments.firstIndex(of: "--only").flatMap { index in
     index + 1 < CommandLine.arguments.count
         ? Set(CommandLine.arguments[index + 1].split(separator: ",").map(String.init)) : nil
@@ -59,3 +64,4 @@ if runs("download") { FileDownloadBenchmark.run() }
 if runs("cache") { CacheHitBenchmark.run() }
 if runs("digest") { DigestRoundTripBenchmark.run() }
 if runs("size") { SizeScalingBenchmark.run() }
+if runs("scaling") { ScalingBenchmark.run() }
