@@ -300,7 +300,8 @@ struct ODataExpressionWriter {
         if version < .v401 && Self.functionsSinceV401.contains(name) {
             throw .unsupported("the \(name) function", version: version)
         }
-        let isCustom = arguments.contains { if case .parameter = $0.node { true } else { false } }
+        let isCustom =
+            arguments.contains { if case .parameter = $0.node { true } else { false } }
             || (ODataName.isQualifiedName(name) && !name.hasPrefix("geo."))
         guard isCustom else { return }
         // OData 2.0 and 3.0 call no custom functions inside an expression: their $filter grammar

@@ -38,7 +38,9 @@ struct ODataQueryWriter {
                 // writing it as `Products%2FOrders` named a resource that does not exist.
                 let names = segment.name.split(separator: "/", omittingEmptySubsequences: false)
                 for name in names {
-                    guard ODataName.isIdentifier(name) || ODataName.isQualifiedName(name) || Self.dollarSegments.contains(name)
+                    guard
+                        ODataName.isIdentifier(name) || ODataName.isQualifiedName(name)
+                            || Self.dollarSegments.contains(name)
                     else { throw .invalidName(segment.name) }
                     text += (text.isEmpty && index == 0 ? "" : "/") + name
                 }

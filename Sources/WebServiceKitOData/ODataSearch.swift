@@ -115,7 +115,9 @@ enum ODataSearchSyntax {
 
     static func termError(_ word: String) -> ODataQueryError? {
         guard !word.isEmpty else { return .invalidValue("a search term cannot be empty") }
-        if word.unicodeScalars.contains(where: endsWord) || word.unicodeScalars.contains(where: { $0.properties.isWhitespace }) {
+        if word.unicodeScalars.contains(where: endsWord)
+            || word.unicodeScalars.contains(where: { $0.properties.isWhitespace })
+        {
             return .invalidValue("a search term is one word without quotes, parentheses or ';': \(word)")
         }
         if word.hasPrefix("'") { return .invalidValue("a search word cannot start with ' (ABNF searchWord): \(word)") }

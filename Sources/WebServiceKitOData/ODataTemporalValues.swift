@@ -95,7 +95,8 @@ public struct ODataDateTimeOffset: ODataLiteralConvertible, Hashable {
     public init(_ instant: Date, offsetMinutes: Int) {
         self.instant = instant
         // Clamped, not multiplied unchecked: an absurd offset fails on writing instead of trapping.
-        self.offsetSeconds = offsetMinutes.multipliedReportingOverflow(by: 60).overflow
+        self.offsetSeconds =
+            offsetMinutes.multipliedReportingOverflow(by: 60).overflow
             ? (offsetMinutes < 0 ? Int.min : Int.max) : offsetMinutes * 60
     }
 
@@ -121,7 +122,8 @@ public struct ODataDateTimeOffset: ODataLiteralConvertible, Hashable {
         // The local wall-clock time: the instant moved by the offset, then written as UTC is.
         let local = try ODataDateFormatting.dateTimeOffset(instant.addingTimeInterval(TimeInterval(offsetSeconds)))
         let minutes = abs(offsetSeconds) / 60
-        return local.dropLast() + (offsetSeconds < 0 ? "-" : "+") + String(format: "%02d:%02d", minutes / 60, minutes % 60)
+        return local.dropLast() + (offsetSeconds < 0 ? "-" : "+")
+            + String(format: "%02d:%02d", minutes / 60, minutes % 60)
     }
 }
 

@@ -148,7 +148,8 @@ final class ODataConformanceTests: XCTestCase {
         // A path counts one level a segment towards the depth limit.
         let deep = (0...ODataQueryOptions.maximumExpandDepth).map { "N\($0)" }.joined(separator: "/")
         XCTAssertThrowsError(try url(ODataQuery("P").expand(deep)))
-        XCTAssertNoThrow(try url(ODataQuery("P").expand(deep.components(separatedBy: "/").dropLast().joined(separator: "/"))))
+        XCTAssertNoThrow(
+            try url(ODataQuery("P").expand(deep.components(separatedBy: "/").dropLast().joined(separator: "/"))))
     }
 
     // MARK: 13. What OData 2.0 and 3.0 lack fails
@@ -163,7 +164,8 @@ final class ODataConformanceTests: XCTestCase {
         for (function, expression) in functions {
             for version in [ODataVersion.v2, .v3] {
                 XCTAssertThrowsError(try expression.text(for: version)) { error in
-                    XCTAssertEqual(error as? ODataQueryError, .unsupported("the \(function) function", version: version))
+                    XCTAssertEqual(
+                        error as? ODataQueryError, .unsupported("the \(function) function", version: version))
                 }
             }
             XCTAssertNoThrow(try expression.text(for: .v4), function)
@@ -196,7 +198,8 @@ final class ODataConformanceTests: XCTestCase {
     func testSlashesInNamesSeparateSegments() throws {
         XCTAssertEqual(try url(ODataQuery("Products/Orders")), "Products/Orders")
         XCTAssertEqual(try url(ODataQuery("Orders").key(4).navigate("Product/Orders")), "Orders(4)/Product/Orders")
-        XCTAssertEqual(try url(ODataQuery("Orders").key(4).navigate("Product/Orders").key(7)), "Orders(4)/Product/Orders(7)")
+        XCTAssertEqual(
+            try url(ODataQuery("Orders").key(4).navigate("Product/Orders").key(7)), "Orders(4)/Product/Orders(7)")
         XCTAssertEqual(try url(ODataQuery("Products").key(1).navigate("Photo/$value")), "Products(1)/Photo/$value")
         XCTAssertEqual(try url(ODataQuery("Products/Demo.Special")), "Products/Demo.Special", "a type-cast segment")
         XCTAssertEqual(try url(ODataQuery().key(3).navigate("Orders")), "(3)/Orders")
@@ -224,7 +227,8 @@ final class ODataConformanceTests: XCTestCase {
         XCTAssertEqual(try url(ODataQuery("Customers").key("a.b.c d"), keyAsSegment: true), "Customers/a.b.c%20d")
         XCTAssertEqual(try url(ODataQuery("Customers").key("x$"), keyAsSegment: true), "Customers/x$")
         XCTAssertEqual(
-            try url(ODataQuery("Lines").key(["Order": 1, "Code": ".."]), keyAsSegment: true), "Lines(Order=1,Code='..')",
+            try url(ODataQuery("Lines").key(["Order": 1, "Code": ".."]), keyAsSegment: true),
+            "Lines(Order=1,Code='..')",
             "one reserved part puts the whole key in parentheses")
         XCTAssertEqual(try url(ODataQuery("Lines").key(["Order": 1, "Code": "x"]), keyAsSegment: true), "Lines/1/x")
         XCTAssertEqual(
@@ -234,9 +238,10 @@ final class ODataConformanceTests: XCTestCase {
     // MARK: 16. Custom options and $search
 
     func testCustomOptionNamesAreChecked() throws {
-        for system in ["filter", "top", "Skip", "SELECT", "expand", "orderby", "count", "search", "format", "compute",
-            "skiptoken", "deltatoken", "index", "schemaversion", "id", "apply", "levels"]
-        {
+        for system in [
+            "filter", "top", "Skip", "SELECT", "expand", "orderby", "count", "search", "format", "compute",
+            "skiptoken", "deltatoken", "index", "schemaversion", "id", "apply", "levels",
+        ] {
             XCTAssertThrowsError(try url(ODataQuery("P").parameter(system, "x")), system) { error in
                 XCTAssertEqual(error as? ODataQueryError, .invalidName(system))
             }
@@ -325,7 +330,8 @@ final class ODataConformanceTests: XCTestCase {
         XCTAssertEqual(try filter(nameProperty == "it's/ok"), "Name%20eq%20'it''s%2Fok'")
         XCTAssertEqual(try filter(nameProperty.contains("/")), "contains(Name,'%2F')")
         XCTAssertEqual(
-            try option("$filter", in: url(ODataQuery("P").filter(nameProperty.contains("a/b")), .v2)), "substringof('a%2Fb',Name)")
+            try option("$filter", in: url(ODataQuery("P").filter(nameProperty.contains("a/b")), .v2)),
+            "substringof('a%2Fb',Name)")
         XCTAssertEqual(try filter(.raw("Name eq 'x/y' or Tag eq '?'")), "Name%20eq%20'x%2Fy'%20or%20Tag%20eq%20'%3F'")
         XCTAssertEqual(
             try option("$expand", in: url(ODataQuery("P").expand("Orders") { $0.filter(.property("Note") == "a/b") })),
@@ -349,8 +355,14 @@ final class ODataConformanceTests: XCTestCase {
             (ODataDateTimeOffset(instant, offsetMinutes: 330), "2024-02-14T16:30:00+05:30"),
             (ODataDateTimeOffset(instant, offsetMinutes: -(12 * 60 + 1)), "2024-02-13T22:59:00-12:01"),
             (ODataDateTimeOffset(instant, offsetMinutes: 0), "2024-02-14T11:00:00Z"),
-            (ODataDateTimeOffset(instant.addingTimeInterval(0.25), offsetMinutes: 23 * 60 + 59), "2024-02-15T10:59:00.25+23:59"),
-            (ODataDateTimeOffset(instant, timeZone: try XCTUnwrap(TimeZone(secondsFromGMT: -9_000))), "2024-02-14T08:30:00-02:30"),
+            (
+                ODataDateTimeOffset(instant.addingTimeInterval(0.25), offsetMinutes: 23 * 60 + 59),
+                "2024-02-15T10:59:00.25+23:59"
+            ),
+            (
+                ODataDateTimeOffset(instant, timeZone: try XCTUnwrap(TimeZone(secondsFromGMT: -9_000))),
+                "2024-02-14T08:30:00-02:30"
+            ),
         ]
         for (value, expected) in cases {
             XCTAssertEqual(try value.odataLiteral.text(for: .v401), expected)
@@ -361,7 +373,8 @@ final class ODataConformanceTests: XCTestCase {
         }
         if let paris = TimeZone(identifier: "Europe/Paris") {
             XCTAssertEqual(
-                try ODataDateTimeOffset(instant, timeZone: paris).odataLiteral.text(for: .v4), "2024-02-14T12:00:00+01:00")
+                try ODataDateTimeOffset(instant, timeZone: paris).odataLiteral.text(for: .v4),
+                "2024-02-14T12:00:00+01:00")
             XCTAssertEqual(
                 try ODataDateTimeOffset(Date(timeIntervalSince1970: 1_719_835_200), timeZone: paris).odataLiteral
                     .text(for: .v4), "2024-07-01T14:00:00+02:00", "summer time")
@@ -376,8 +389,10 @@ final class ODataConformanceTests: XCTestCase {
             try ODataDateTimeOffset(instant, timeZone: try XCTUnwrap(TimeZone(secondsFromGMT: 61))).odataLiteral
                 .text(for: .v4), "not whole minutes")
         XCTAssertThrowsError(
-            try ODataDateTimeOffset(Date(timeIntervalSince1970: ODataTestLimits.lastSecondOfYear9999), offsetMinutes: 60)
-                .odataLiteral.text(for: .v4), "past year 9999 in local time")
+            try ODataDateTimeOffset(
+                Date(timeIntervalSince1970: ODataTestLimits.lastSecondOfYear9999), offsetMinutes: 60
+            )
+            .odataLiteral.text(for: .v4), "past year 9999 in local time")
     }
 }
 
