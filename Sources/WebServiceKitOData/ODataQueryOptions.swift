@@ -40,6 +40,8 @@ public struct ODataQueryOptions: Sendable, ODataQueryOptionBuilding {
         /// Made by splitting a navigation path (`A/B` is `A($expand=B)` in OData 4): it has no
         /// options but `$expand`, and merges with another expand of the same property.
         var implicit = false
+        /// Written as it is in every version (``ODataQueryOptionBuilding/expandPath(_:_:)``).
+        var asWritten = false
     }
 
     var select: [String] { selectList.elements }
@@ -118,6 +120,23 @@ extension ODataQueryOptionBuilding {
     public consuming func expand(
         _ navigationPath: String, _ configure: (ODataQueryOptions) -> ODataQueryOptions = { $0 }
     ) -> Self {
+        expand(navigationPath, asWritten: false, configure)
+    }
+
+    /// `$expand` of a path written as it is, in every version: for a navigation property reached
+    /// through complex properties, `expandPath("Address/Country")` is `$expand=Address/Country`
+    /// (ABNF `expandPath` lets complex properties and type casts lead to the navigation
+    /// property), where ``expand(_:_:)`` would write `Address($expand=Country)`. The options go to
+    /// the navigation property at the end of the path.
+    public consuming func expandPath(
+        _ path: String, _ configure: (ODataQueryOptions) -> ODataQueryOptions = { $0 }
+    ) -> Self {
+        expand(path, asWritten: true, configure)
+    }
+
+    private consuming func expand(
+        _ navigationPath: String, asWritten: Bool, _ configure: (ODataQueryOptions) -> ODataQueryOptions
+    ) -> Self {
         with { options in
             let nested = configure(ODataQueryOptions())
             if let error = nested.deferredError {
@@ -131,7 +150,7 @@ extension ODataQueryOptionBuilding {
                     ?? .invalidValue(
                         "$expand nests deeper than the maximum depth of \(ODataQueryOptions.maximumExpandDepth)")
             } else {
-                options.expand.append(.init(path: navigationPath, options: nested))
+                options.expand.append(.init(path: navigationPath, options: nested, asWritten: asWritten))
                 // Each segment of a path is one level once OData 4 nests it (`A($expand=B)`).
                 let segments = 1 + navigationPath.utf8.lazy.filter { $0 == UInt8(ascii: "/") }.count
                 options.expandDepth = max(options.expandDepth, nested.expandDepth + segments)

@@ -226,6 +226,10 @@ struct ODataQueryWriter {
     static func nested(_ expand: [ODataQueryOptions.ExpandItem]) -> [ODataQueryOptions.ExpandItem] {
         var result: [ODataQueryOptions.ExpandItem] = []
         for item in expand {
+            guard !item.asWritten else {
+                result.append(item)
+                continue
+            }
             let steps = steps(of: item.path)
             var current = ODataQueryOptions.ExpandItem(path: steps[steps.count - 1], options: item.options)
             for step in steps.dropLast().reversed() {

@@ -145,6 +145,14 @@ final class ODataConformanceTests: XCTestCase {
             let value = try expand(query)
             XCTAssertTrue(abnf.matches("expand", "$expand=" + value), value)
         }
+        // Through a complex property the path is written as it is (ABNF expandPath).
+        XCTAssertEqual(
+            try expand(ODataQuery("Customers").expandPath("Address/Country") { $0.select("Name") }),
+            "Address/Country($select=Name)")
+        XCTAssertEqual(try expand(ODataQuery("Customers").expandPath("Address/Country"), .v2), "Address/Country")
+        XCTAssertEqual(
+            try expand(ODataQuery("Customers").expandPath("Address/Country").expand("Address/Country")),
+            "Address/Country,Address($expand=Country)", "expandPath and expand differ")
         // A path counts one level a segment towards the depth limit.
         let deep = (0...ODataQueryOptions.maximumExpandDepth).map { "N\($0)" }.joined(separator: "/")
         XCTAssertThrowsError(try url(ODataQuery("P").expand(deep)))
