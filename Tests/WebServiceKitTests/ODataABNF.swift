@@ -17,9 +17,24 @@ indirect enum ABNFRule: Sendable {
     /// A rule defined later or recursively.
     case named(String)
 
-    /// Every end position of a match of `self` in `input` from `start`.
-    func ends(in input: [UInt8], from start: Int, grammar: ODataABNF) -> Set<Int> {
-        switch self {
+}
+
+/// One match of a rule against one text: every end position of each rule tried at each
+/// position is kept, so a rule reached again at the same position (through another
+/// alternative, or recursively) costs nothing more.
+final class ABNFMatch {
+    let input: [UInt8]
+    let grammar: ODataABNF
+    private var memo: [String: [Int: Set<Int>]] = [:]
+
+    init(_ text: String, grammar: ODataABNF) {
+        input = Array(text.utf8)
+        self.grammar = grammar
+    }
+
+    /// Every end position of a match of `rule` from `start`.
+    func ends(_ rule: ABNFRule, from start: Int) -> Set<Int> {
+        switch rule {
         case .string(let text, let caseSensitive):
             let bytes = Array(text.utf8)
             guard start + bytes.count <= input.count else { return [] }
@@ -36,14 +51,14 @@ indirect enum ABNFRule: Sendable {
             var positions: Set<Int> = [start]
             for rule in rules {
                 var next: Set<Int> = []
-                for position in positions { next.formUnion(rule.ends(in: input, from: position, grammar: grammar)) }
+                for position in positions { next.formUnion(ends(rule, from: position)) }
                 positions = next
                 if positions.isEmpty { return [] }
             }
             return positions
         case .choice(let rules):
             var positions: Set<Int> = []
-            for rule in rules { positions.formUnion(rule.ends(in: input, from: start, grammar: grammar)) }
+            for rule in rules { positions.formUnion(ends(rule, from: start)) }
             return positions
         case .repeated(let rule, let min, let max):
             var result: Set<Int> = min == 0 ? [start] : []
@@ -51,7 +66,7 @@ indirect enum ABNFRule: Sendable {
             var count = 0
             while !frontier.isEmpty, max.map({ count < $0 }) ?? true {
                 var next: Set<Int> = []
-                for position in frontier { next.formUnion(rule.ends(in: input, from: position, grammar: grammar)) }
+                for position in frontier { next.formUnion(ends(rule, from: position)) }
                 count += 1
                 if count >= min {
                     // A position reached before, with at least as many repetitions left, adds
@@ -63,8 +78,13 @@ indirect enum ABNFRule: Sendable {
             }
             return result
         case .named(let name):
+            if let known = memo[name]?[start] { return known }
             guard let rule = grammar.rules[name] else { preconditionFailure("no ABNF rule \(name)") }
-            return rule.ends(in: input, from: start, grammar: grammar)
+            // No rule here is left-recursive, so a rule is never reached again at the same
+            // position before its own match there is known.
+            let result = ends(rule, from: start)
+            memo[name, default: [:]][start] = result
+            return result
         }
     }
 
@@ -77,8 +97,8 @@ struct ODataABNF: Sendable {
 
     /// Whether all of `text` matches the rule `name`.
     func matches(_ name: String, _ text: String) -> Bool {
-        let input = Array(text.utf8)
-        return ABNFRule.named(name).ends(in: input, from: 0, grammar: self).contains(input.count)
+        let match = ABNFMatch(text, grammar: self)
+        return match.ends(.named(name), from: 0).contains(match.input.count)
     }
 
     static let shared = ODataABNF.make()
@@ -169,28 +189,145 @@ struct ODataABNF: Sendable {
             r("quotation-mark"), many(alt(r("qchar-no-AMP-DQUOTE"), r("SP")), 1), r("quotation-mark"))
         g.rules["searchChar"] = alt(r("unreserved"), r("pct-encoded-no-DQUOTE"), chars("!*+,:@/?$="))
         g.rules["searchWord"] = seq(r("searchChar"), many(alt(r("searchChar"), r("SQUOTE"))))
-        // 4. Expressions, narrowed to a property path, a string or integer literal, and the
-        // custom function call with named parameters (`functionExpr`, `functionExprParameters`).
-        g.rules["memberPath"] = seq(r("odataIdentifier"), many(seq(s("/"), r("odataIdentifier"))))
-        g.rules["parameterValue"] = alt(r("stringLiteral"), r("int64Literal"), r("memberPath"))
+        // Section A: the characters of a path segment and of a query.
+        g.rules["sub-delims"] = alt(chars("$&'="), r("other-delims"))
+        g.rules["pchar"] = alt(r("unreserved"), r("pct-encoded"), r("sub-delims"), chars(":@"))
+        g.rules["qchar-no-AMP"] = alt(r("unreserved"), r("pct-encoded"), r("other-delims"), chars(":@/?$'="))
+        // 7. Literals, without the geography and geometry ones.
+        g.rules["null"] = cs("null")
+        g.rules["boolean"] = alt(s("true"), s("false"))
+        g.rules["guid"] = seq(
+            many(r("HEXDIG"), 8, 8), s("-"), many(r("HEXDIG"), 4, 4), s("-"), many(r("HEXDIG"), 4, 4), s("-"),
+            many(r("HEXDIG"), 4, 4), s("-"), many(r("HEXDIG"), 12, 12))
+        g.rules["nanInfinity"] = alt(cs("NaN"), cs("-INF"), cs("INF"))
+        g.rules["decimalLiteral"] = alt(
+            seq(opt(r("SIGN")), many(r("DIGIT"), 1), opt(seq(s("."), many(r("DIGIT"), 1))),
+                opt(seq(s("e"), opt(r("SIGN")), many(r("DIGIT"), 1)))),
+            r("nanInfinity"))
+        g.rules["durationValue"] = seq(
+            opt(s("-")), s("P"), opt(seq(many(r("DIGIT"), 1), s("D"))),
+            opt(seq(s("T"), opt(seq(many(r("DIGIT"), 1), s("H"))), opt(seq(many(r("DIGIT"), 1), s("M"))),
+                opt(seq(many(r("DIGIT"), 1), opt(seq(s("."), many(r("DIGIT"), 1))), s("S"))))))
+        g.rules["durationLiteral"] = seq(opt(s("duration")), r("SQUOTE"), r("durationValue"), r("SQUOTE"))
+        g.rules["singleEnumLiteral"] = alt(r("odataIdentifier"), r("int64Literal"))
+        g.rules["enumLiteral"] = seq(
+            opt(r("qualifiedName")), r("SQUOTE"), r("singleEnumLiteral"), many(seq(r("COMMA"), r("singleEnumLiteral"))),
+            r("SQUOTE"))
+        g.rules["base64char"] = alt(r("ALPHA"), r("DIGIT"), chars("-_"))
+        g.rules["binaryLiteral"] = seq(s("binary"), r("SQUOTE"), many(r("base64char")), opt(many(s("="), 1, 2)), r("SQUOTE"))
+        g.rules["primitiveLiteral"] = alt(
+            r("null"), r("boolean"), r("guid"), r("dateTimeOffsetLiteral"), r("date"), r("timeOfDayLiteral"),
+            r("decimalLiteral"), r("stringLiteral"), r("durationLiteral"), r("enumLiteral"), r("binaryLiteral"))
+        // 4. Expressions. Narrowed: no `$root`, no JSON arrays or objects, no annotations, and the
+        // canonical functions share one rule without their arities.
+        g.rules["commonExpr"] = seq(
+            alt(r("primitiveLiteral"), r("functionExpr"), r("negateExpr"), r("methodCallExpr"), r("parenExpr"),
+                r("castExpr"), r("isofExpr"), r("notExpr"), r("firstMemberExpr")),
+            opt(alt(r("addExpr"), r("subExpr"), r("mulExpr"), r("divExpr"), r("divbyExpr"), r("modExpr"))),
+            opt(alt(r("eqExpr"), r("neExpr"), r("ltExpr"), r("leExpr"), r("gtExpr"), r("geExpr"), r("hasExpr"),
+                r("inExpr"))),
+            opt(alt(r("andExpr"), r("orExpr"))))
+        g.rules["boolCommonExpr"] = r("commonExpr")
+        for op in ["add", "sub", "mul", "div", "divby", "mod", "eq", "ne", "lt", "le", "gt", "ge"] {
+            g.rules[op + "Expr"] = seq(r("RWS"), s(op), r("RWS"), r("commonExpr"))
+        }
+        g.rules["andExpr"] = seq(r("RWS"), s("and"), r("RWS"), r("boolCommonExpr"))
+        g.rules["orExpr"] = seq(r("RWS"), s("or"), r("RWS"), r("boolCommonExpr"))
+        g.rules["hasExpr"] = seq(r("RWS"), s("has"), r("RWS"), r("enumLiteral"))
+        g.rules["inExpr"] = seq(r("RWS"), s("in"), r("RWS"), alt(r("listExpr"), r("commonExpr")))
+        g.rules["listExpr"] = seq(
+            r("OPEN"), r("BWS"),
+            opt(seq(r("primitiveLiteral"), r("BWS"), many(seq(r("COMMA"), r("BWS"), r("primitiveLiteral"), r("BWS"))))),
+            r("CLOSE"))
+        g.rules["parenExpr"] = seq(r("OPEN"), r("BWS"), r("commonExpr"), r("BWS"), r("CLOSE"))
+        g.rules["negateExpr"] = seq(s("-"), r("BWS"), r("commonExpr"))
+        g.rules["notExpr"] = seq(s("not"), r("RWS"), r("boolCommonExpr"))
+        g.rules["optionallyQualifiedTypeName"] = alt(r("qualifiedName"), r("odataIdentifier"))
+        for name in ["cast", "isof"] {
+            g.rules[name + "Expr"] = seq(
+                s(name), r("OPEN"), r("BWS"), opt(seq(r("commonExpr"), r("BWS"), r("COMMA"), r("BWS"))),
+                r("optionallyQualifiedTypeName"), r("BWS"), r("CLOSE"))
+        }
+        let methods = [
+            "concat", "contains", "endswith", "indexof", "length", "matchesPattern", "startswith", "substring",
+            "tolower", "toupper", "trim", "year", "month", "day", "hour", "minute", "second", "fractionalseconds",
+            "totalseconds", "date", "time", "totaloffsetminutes", "mindatetime", "maxdatetime", "now", "round",
+            "floor", "ceiling", "geo.distance", "geo.length", "geo.intersects", "hassubset", "hassubsequence",
+        ]
+        g.rules["methodCallExpr"] = seq(
+            .choice(methods.map(s)), r("OPEN"), r("BWS"),
+            opt(seq(r("commonExpr"), r("BWS"), many(seq(r("COMMA"), r("BWS"), r("commonExpr"), r("BWS"))))),
+            r("CLOSE"))
+        g.rules["memberSegment"] = alt(r("odataIdentifier"), r("qualifiedName"))
+        g.rules["firstMemberExpr"] = seq(
+            alt(r("memberSegment"), cs("$it"), cs("$this")), many(seq(s("/"), r("memberSegment"))),
+            opt(alt(seq(s("/"), r("anyExpr")), seq(s("/"), r("allExpr")), cs("/$count"))))
+        g.rules["anyExpr"] = seq(
+            s("any"), r("OPEN"), r("BWS"),
+            opt(seq(r("odataIdentifier"), r("BWS"), r("COLON"), r("BWS"), r("boolCommonExpr"))), r("BWS"), r("CLOSE"))
+        g.rules["allExpr"] = seq(
+            s("all"), r("OPEN"), r("BWS"), r("odataIdentifier"), r("BWS"), r("COLON"), r("BWS"), r("boolCommonExpr"),
+            r("BWS"), r("CLOSE"))
+        g.rules["parameterValue"] = r("commonExpr")
         g.rules["functionExprParameter"] = seq(r("odataIdentifier"), r("EQ"), r("parameterValue"))
         g.rules["functionExprParameters"] = seq(
             r("OPEN"),
             opt(seq(r("BWS"), r("functionExprParameter"), many(seq(r("BWS"), r("COMMA"), r("BWS"), r("functionExprParameter"))))),
             r("BWS"), r("CLOSE"))
         g.rules["functionExpr"] = seq(opt(seq(r("namespace"), s("."))), r("odataIdentifier"), r("functionExprParameters"))
-        // 2. Query options: $expand, narrowed to navigation properties with `$expand`, `$select`
-        // and `$top` inside (`expandItem`, `expandPath`, `expandOption`).
-        g.rules["expand"] = seq(alt(s("$expand"), s("expand")), r("EQ"), r("expandItem"), many(seq(r("COMMA"), r("expandItem"))))
-        g.rules["expandItem"] = alt(r("expandPath"), seq(r("qualifiedName"), s("/"), r("expandPath")))
+        // 2. Query options. Narrowed: no `$apply`, `$skiptoken`, `$deltatoken`, `$index`,
+        // `$schemaversion`, aliases or `$select` options.
+        func option(_ name: String, _ value: ABNFRule) -> ABNFRule { seq(alt(s("$" + name), s(name)), r("EQ"), value) }
+        g.rules["filter"] = option("filter", r("boolCommonExpr"))
+        g.rules["orderbyItem"] = seq(r("commonExpr"), opt(seq(r("RWS"), alt(s("asc"), s("desc")))))
+        g.rules["orderby"] = option("orderby", seq(r("orderbyItem"), many(seq(r("COMMA"), r("orderbyItem")))))
+        g.rules["top"] = option("top", many(r("DIGIT"), 1))
+        g.rules["skip"] = option("skip", many(r("DIGIT"), 1))
+        g.rules["inlinecount"] = option("count", r("boolean"))
+        g.rules["search"] = option("search", seq(r("BWS"), r("searchExpr")))
+        g.rules["format"] = option(
+            "format", alt(s("atom"), s("json"), s("xml"), seq(many(r("pchar"), 1), s("/"), many(r("pchar"), 1))))
+        g.rules["selectItem"] = alt(
+            r("STAR"), seq(r("namespace"), s("."), r("STAR")),
+            seq(r("memberSegment"), many(seq(s("/"), r("memberSegment")))))
+        g.rules["select"] = option("select", seq(r("selectItem"), many(seq(r("COMMA"), r("selectItem")))))
+        g.rules["computeItem"] = seq(r("commonExpr"), r("RWS"), s("as"), r("RWS"), r("odataIdentifier"))
+        g.rules["compute"] = option("compute", seq(r("computeItem"), many(seq(r("COMMA"), r("computeItem")))))
+        g.rules["levels"] = option("levels", alt(seq(r("oneToNine"), many(r("DIGIT"))), s("max")))
+        g.rules["expand"] = option("expand", seq(r("expandItem"), many(seq(r("COMMA"), r("expandItem")))))
+        g.rules["expandItem"] = alt(cs("$value"), r("expandPath"), seq(r("qualifiedName"), s("/"), r("expandPath")))
+        g.rules["expandOptions"] = seq(r("OPEN"), r("expandOption"), many(seq(r("SEMI"), r("expandOption"))), r("CLOSE"))
         g.rules["expandPath"] = alt(
-            seq(r("STAR"), opt(cs("/$ref"))),
+            seq(r("STAR"), opt(alt(cs("/$ref"), seq(r("OPEN"), r("levels"), r("CLOSE"))))),
             seq(
                 r("odataIdentifier"), opt(seq(s("/"), r("qualifiedName"))),
-                opt(alt(cs("/$ref"), cs("/$count"), seq(r("OPEN"), r("expandOption"), many(seq(r("SEMI"), r("expandOption"))), r("CLOSE"))))))
+                opt(alt(seq(cs("/$ref"), opt(r("expandOptions"))), seq(cs("/$count"), opt(r("expandOptions"))), r("expandOptions")))),
+            // A complex property or a type cast leading to the navigation property: the grammar
+            // cannot tell a complex property from a navigation property, so `A/B` passes here.
+            seq(r("memberSegment"), s("/"), r("expandPath")))
         g.rules["expandOption"] = alt(
-            r("expand"), seq(alt(s("$select"), s("select")), r("EQ"), r("odataIdentifier"), many(seq(r("COMMA"), r("odataIdentifier")))),
-            seq(alt(s("$top"), s("top")), r("EQ"), many(r("DIGIT"), 1)))
+            r("filter"), r("search"), r("orderby"), r("skip"), r("top"), r("inlinecount"), r("select"), r("expand"),
+            r("compute"), r("levels"))
+        g.rules["systemQueryOption"] = alt(
+            r("compute"), r("expand"), r("filter"), r("format"), r("inlinecount"), r("orderby"), r("search"),
+            r("select"), r("skip"), r("top"))
+        g.rules["customQueryOption"] = seq(r("customName"), opt(seq(r("EQ"), many(r("qchar-no-AMP")))))
+        g.rules["queryOption"] = alt(r("systemQueryOption"), r("customQueryOption"))
+        g.rules["queryOptions"] = seq(r("queryOption"), many(seq(s("&"), r("queryOption"))))
+        // 1. Resource path. Narrowed: entity sets, keys, navigation and type-cast segments,
+        // `$count`, `$ref` and `$value`; no operations, `$filter` or `$each` segments.
+        g.rules["keyPropertyValue"] = alt(
+            r("boolean"), r("guid"), r("dateTimeOffsetLiteral"), r("date"), r("timeOfDayLiteral"), r("decimalLiteral"),
+            r("stringLiteral"), r("durationLiteral"), r("enumLiteral"))
+        g.rules["keyValuePair"] = seq(r("odataIdentifier"), r("EQ"), r("keyPropertyValue"))
+        g.rules["keyPredicate"] = alt(
+            seq(r("OPEN"), r("keyPropertyValue"), r("CLOSE")),
+            seq(r("OPEN"), r("keyValuePair"), many(seq(r("COMMA"), r("keyValuePair"))), r("CLOSE")),
+            many(seq(s("/"), many(r("pchar"))), 1))
+        g.rules["resourcePath"] = seq(
+            r("odataIdentifier"), opt(r("keyPredicate")), many(seq(s("/"), r("memberSegment"), opt(r("keyPredicate")))),
+            opt(alt(cs("/$count"), cs("/$ref"), cs("/$value"))))
+        g.rules["odataRelativeUri"] = seq(r("resourcePath"), opt(seq(s("?"), opt(r("queryOptions")))))
         return g
     }
 }
