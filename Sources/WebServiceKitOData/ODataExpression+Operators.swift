@@ -136,12 +136,35 @@ extension ODataExpression {
         ODataExpression(.cast(operand, type: type, isTest: true))
     }
 
-    /// Any other function: `name(arguments…)`. The name must be an identifier or a qualified name.
+    /// Any other canonical function, with positional arguments: `matchesPattern(Name,'^A')`,
+    /// `geo.distance(Location,…)`. The name must be an identifier or a qualified name.
+    ///
+    /// A custom function (`Namespace.Function`) takes named parameters: call
+    /// ``function(_:parameters:)``; with positional arguments it fails when the query is written.
     public static func function(_ name: String, _ arguments: ODataExpression...) -> ODataExpression {
         guard ODataName.isIdentifier(name) || ODataName.isQualifiedName(name) else {
             return ODataExpression(.invalid(.invalidName(name)))
         }
         return ODataExpression(.function(name, arguments.map(\.operand)))
+    }
+
+    /// A call of a custom function with named parameters (OData 4.01 Part 2 §5.1.1.11, ABNF
+    /// `functionExpr`, `functionExprParameter = parameterName EQ parameterValue`):
+    ///
+    /// ```swift
+    /// .function("Demo.IsCheap", parameters: ["p": .property("Price")])  // Demo.IsCheap(p=Price)
+    /// ```
+    ///
+    /// The name is usually namespace-qualified; parameter names are identifiers. OData 2.0 and 3.0
+    /// have no custom functions in expressions: writing one for them fails with `unsupported`.
+    public static func function(_ name: String, parameters: KeyValuePairs<String, ODataExpression>)
+        -> ODataExpression
+    {
+        guard ODataName.isIdentifier(name) || ODataName.isQualifiedName(name) else {
+            return ODataExpression(.invalid(.invalidName(name)))
+        }
+        let operands = parameters.map { Operand(.parameter($0.key, $0.value.operand)) }
+        return ODataExpression(.function(name, operands))
     }
 
     // MARK: Lambdas (§5.1.1.13)

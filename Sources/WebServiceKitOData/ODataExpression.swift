@@ -33,6 +33,8 @@ public struct ODataExpression: Sendable, ExpressibleByStringLiteral, Expressible
         case not(Operand)
         case negate(Operand)
         case function(String, [Operand])
+        /// A named argument of a function call: `p=Price` in `Demo.IsCheap(p=Price)`.
+        case parameter(String, Operand)
         case lambda(collection: String, kind: LambdaKind, variable: String, predicate: Operand?)
         case list([Operand])
         case cast(Operand?, type: String, isTest: Bool)
@@ -71,7 +73,7 @@ public struct ODataExpression: Sendable, ExpressibleByStringLiteral, Expressible
             case .binary(_, let left, let right):
                 pending.append(left)
                 pending.append(right)
-            case .not(let operand), .negate(let operand): pending.append(operand)
+            case .not(let operand), .negate(let operand), .parameter(_, let operand): pending.append(operand)
             case .function(_, let operands), .list(let operands): pending += operands
             case .lambda(_, _, _, let operand), .cast(let operand, _, _):
                 if let operand { pending.append(operand) }
@@ -197,7 +199,7 @@ struct ODataExpressionWriter {
             // One value: `a eq x`; more: `((a eq x) or (a eq y))`.
             if case .list(let items) = right.node, items.count == 1 { Self.equality } else { Self.primary }
         case .binary(let op, _, _): op.precedence
-        case .property, .literal, .function, .lambda, .list, .cast, .invalid: Self.primary
+        case .property, .literal, .function, .parameter, .lambda, .list, .cast, .invalid: Self.primary
         }
     }
 
@@ -238,10 +240,15 @@ struct ODataExpressionWriter {
             }
         case .invalid(let error): throw error
         case .function(let name, let arguments):
+            try checkFunction(name, arguments)
             // OData 2.0/3.0 have `substringof(needle,haystack)` instead, arguments swapped.
             let isSubstringOf = name == "contains" && version < .v4 && arguments.count == 2
             output += (isSubstringOf ? "substringof" : name) + "("
             then(commaSeparated(isSubstringOf ? arguments.reversed() : arguments) + [.text(")")])
+        case .parameter(let name, let value):
+            try ODataName.checkIdentifier(name)
+            output += name + "="
+            then([.operand(value, minimum: Self.anywhere)])
         case .lambda(let collection, let kind, let variable, let predicate):
             guard version >= .v3 else { throw .unsupported("the \(kind.rawValue) lambda operator", version: version) }
             try ODataName.checkPath(collection)
@@ -258,12 +265,52 @@ struct ODataExpressionWriter {
         case .cast(let operand, let type, let isTest):
             let name = isTest ? "isof" : "cast"
             guard ODataName.isQualifiedName(type) else { throw .invalidName(type) }
+            // OData 2.0 URI Conventions §4.5 and OData 3.0 URL Conventions §5.1.2.4 (type functions):
+            // the type name is a string literal there, `isof(Name,'Edm.String')`; OData 4 writes it
+            // bare (ABNF `isofExpr`, `castExpr`).
+            let typeText = version < .v4 ? ODataLiteral.quoted(type) : type
             guard let operand else {
-                output += "\(name)(\(type))"
+                output += "\(name)(\(typeText))"
                 return
             }
             output += name + "("
-            then([.operand(operand, minimum: Self.anywhere), .text(",\(type))")])
+            then([.operand(operand, minimum: Self.anywhere), .text(",\(typeText))")])
+        }
+    }
+
+    /// Canonical functions that OData 2.0 and 3.0 lack: the date and time functions of OData 4
+    /// (OData 4.01 Part 2 §5.1.1.7). The canonical functions of OData 2.0 URI Conventions §4.5
+    /// and OData 3.0 URL Conventions §5.1.2.4 are the string functions, `year` to `second`,
+    /// `round`, `floor`, `ceiling`, `isof` and `cast`.
+    private static let functionsSinceV4: Set<String> = [
+        "date", "time", "totaloffsetminutes", "fractionalseconds", "totalseconds", "now", "maxdatetime",
+        "mindatetime",
+    ]
+    /// Canonical functions new in OData 4.01 (Part 2 §5.1.1.5.1, §5.1.1.10, §5.1.1.11).
+    private static let functionsSinceV401: Set<String> = ["matchesPattern", "hassubset", "hassubsequence", "case"]
+
+    /// Fails for a function the version lacks, and for a custom (namespace-qualified) function
+    /// called with positional arguments: its parameters are named (ABNF `functionExprParameter =
+    /// parameterName EQ parameterValue`). The qualified canonical functions `geo.…` take
+    /// positional arguments.
+    private func checkFunction(_ name: String, _ arguments: [Operand]) throws(ODataQueryError) {
+        if version < .v4 && Self.functionsSinceV4.contains(name) {
+            throw .unsupported("the \(name) function", version: version)
+        }
+        if version < .v401 && Self.functionsSinceV401.contains(name) {
+            throw .unsupported("the \(name) function", version: version)
+        }
+        let isCustom =
+            arguments.contains { if case .parameter = $0.node { true } else { false } }
+            || (ODataName.isQualifiedName(name) && !name.hasPrefix("geo."))
+        guard isCustom else { return }
+        // OData 2.0 and 3.0 call no custom functions inside an expression: their $filter grammar
+        // has the canonical functions only (OData 3.0 URL Conventions §5.1.2.4).
+        guard version >= .v4 else { throw .unsupported("a custom function in an expression", version: version) }
+        for argument in arguments {
+            guard case .parameter = argument.node else {
+                throw .invalidValue("\(name) is a custom function: name its parameters, function(_:parameters:)")
+            }
         }
     }
 

@@ -22,6 +22,7 @@ public struct ODataLiteral: Sendable, Hashable {
         case string(String)
         case date(ODataDate)
         case dateTimeOffset(Date)
+        case zonedDateTime(ODataDateTimeOffset)
         case timeOfDay(ODataTimeOfDay)
         case duration(ODataDuration)
         case guid(UUID)
@@ -62,6 +63,9 @@ public struct ODataLiteral: Sendable, Hashable {
         case .dateTimeOffset(let date):
             let text = try ODataDateFormatting.dateTimeOffset(date)
             return legacy ? "datetime'\(text.dropLast())'" : text
+        case .zonedDateTime(let value):
+            let text = try value.text()
+            return legacy ? "datetimeoffset'\(text)'" : text
         case .timeOfDay(let time):
             return legacy ? "time'\(try time.durationText())'" : try time.text()
         case .duration(let duration):

@@ -32,6 +32,10 @@ public struct ODataQuery: Sendable, ODataQueryOptionBuilding {
     public var options = ODataQueryOptions()
 
     /// A query of `entitySet`, or of the resource the call's path names when `nil`.
+    ///
+    /// A `/` separates path segments (`"Products/Demo.Special"`); each segment is an identifier,
+    /// a qualified name, `$count`, `$ref` or `$value`, and anything else fails with
+    /// ``ODataQueryError/invalidName(_:)`` when the query is written.
     public init(_ entitySet: String? = nil) {
         segments = entitySet.map { [Segment(name: $0)] } ?? []
     }
@@ -52,7 +56,8 @@ public struct ODataQuery: Sendable, ODataQueryOptionBuilding {
         return self
     }
 
-    /// Follows a navigation (or complex) property: `Products(1)/Orders`.
+    /// Follows a navigation (or complex) property: `Products(1)/Orders`. A path,
+    /// `navigate("Product/Orders")`, follows each of its segments in turn.
     public consuming func navigate(_ property: String) -> ODataQuery {
         segments.append(Segment(name: property))
         return self

@@ -17,7 +17,7 @@ public struct ODataQueryOptions: Sendable, ODataQueryOptionBuilding {
     var top: Int?
     var skip: Int?
     var count: Bool?
-    var search: String?
+    var search: ODataSearch?
     var computeList = OptionList<(ODataExpression, String)>()
     var levels: Int??
     var format: String?
@@ -36,7 +36,12 @@ public struct ODataQueryOptions: Sendable, ODataQueryOptionBuilding {
 
     struct ExpandItem: Sendable {
         let path: String
-        let options: ODataQueryOptions
+        var options: ODataQueryOptions
+        /// Made by splitting a navigation path (`A/B` is `A($expand=B)` in OData 4): it has no
+        /// options but `$expand`, and merges with another expand of the same property.
+        var implicit = false
+        /// Written as it is in every version (``ODataQueryOptionBuilding/expandPath(_:_:)``).
+        var asWritten = false
     }
 
     var select: [String] { selectList.elements }
@@ -104,23 +109,51 @@ extension ODataQueryOptionBuilding {
     /// `$expand`: include the related entities of a navigation property, with options of their
     /// own: `$expand=Orders($filter=Quantity gt 1;$select=Quantity;$top=2)`.
     ///
+    /// A path of navigation properties is written as OData 4 wants it, each step nested in the
+    /// one before: `expand("Product/Orders")` is `$expand=Product($expand=Orders)`, the options
+    /// going to the last step, and several paths through `Product` share one `Product(…)`. OData
+    /// 2.0 and 3.0 keep the path form, `$expand=Product/Orders`. A type-cast segment stays with its
+    /// neighbour (`Orders/Demo.BigOrder`, `Demo.Special/Orders`), and so do `$ref` and `$count`.
+    ///
     /// Expands nest at most ``ODataQueryOptions/maximumExpandDepth`` levels deep; a deeper one
     /// makes the query fail when it is written.
     public consuming func expand(
         _ navigationPath: String, _ configure: (ODataQueryOptions) -> ODataQueryOptions = { $0 }
     ) -> Self {
+        expand(navigationPath, asWritten: false, configure)
+    }
+
+    /// `$expand` of a path written as it is, in every version: for a navigation property reached
+    /// through complex properties, `expandPath("Address/Country")` is `$expand=Address/Country`
+    /// (ABNF `expandPath` lets complex properties and type casts lead to the navigation
+    /// property), where ``expand(_:_:)`` would write `Address($expand=Country)`. The options go to
+    /// the navigation property at the end of the path.
+    public consuming func expandPath(
+        _ path: String, _ configure: (ODataQueryOptions) -> ODataQueryOptions = { $0 }
+    ) -> Self {
+        expand(path, asWritten: true, configure)
+    }
+
+    private consuming func expand(
+        _ navigationPath: String, asWritten: Bool, _ configure: (ODataQueryOptions) -> ODataQueryOptions
+    ) -> Self {
         with { options in
             let nested = configure(ODataQueryOptions())
             if let error = nested.deferredError {
                 options.deferredError = options.deferredError ?? error
-            } else if nested.expandDepth >= ODataQueryOptions.maximumExpandDepth {
+            } else if nested.expandDepth
+                + navigationPath.utf8.lazy.filter({ $0 == UInt8(ascii: "/") }).count
+                >= ODataQueryOptions.maximumExpandDepth
+            {
                 options.deferredError =
                     options.deferredError
                     ?? .invalidValue(
                         "$expand nests deeper than the maximum depth of \(ODataQueryOptions.maximumExpandDepth)")
             } else {
-                options.expand.append(.init(path: navigationPath, options: nested))
-                options.expandDepth = max(options.expandDepth, nested.expandDepth + 1)
+                options.expand.append(.init(path: navigationPath, options: nested, asWritten: asWritten))
+                // Each segment of a path is one level once OData 4 nests it (`A($expand=B)`).
+                let segments = 1 + navigationPath.utf8.lazy.filter { $0 == UInt8(ascii: "/") }.count
+                options.expandDepth = max(options.expandDepth, nested.expandDepth + segments)
             }
         }
     }
@@ -158,8 +191,12 @@ extension ODataQueryOptionBuilding {
     /// number of matching entities.
     public consuming func count(_ include: Bool = true) -> Self { with { $0.count = include } }
 
-    /// `$search`: a free-text search expression (`blue OR green`, `"exact phrase"`).
-    public consuming func search(_ expression: String) -> Self { with { $0.search = expression } }
+    /// `$search`: a free-text search expression as text (`blue OR green`, `"exact phrase"`),
+    /// checked when the query is written (see ``ODataSearch/raw(_:)``).
+    public consuming func search(_ expression: String) -> Self { with { $0.search = .raw(expression) } }
+
+    /// `$search` built from terms, phrases and operators: `.search(.term("blue") || .phrase("light green"))`.
+    public consuming func search(_ expression: ODataSearch) -> Self { with { $0.search = expression } }
 
     /// `$compute`: a computed property, usable in `$select`, `$filter` and `$orderby` (OData 4.01).
     public consuming func compute(_ expression: ODataExpression, as alias: String) -> Self {
@@ -178,7 +215,12 @@ extension ODataQueryOptionBuilding {
     /// `$format`: `json`, `xml`, `atom`, or a media type.
     public consuming func format(_ format: String) -> Self { with { $0.format = format } }
 
-    /// A custom query parameter (its name must not start with `$` or `@`).
+    /// A custom query parameter.
+    ///
+    /// Its name must not be empty, start with `$` or `@`, or contain `=`, `&` or `#` (ABNF
+    /// `customName`); in OData 4.01 it must not be a system option's name without its `$`
+    /// (`filter`, `top`, … in any case), which 4.01 services read as the system option (Part 2
+    /// §5). Otherwise the query fails with ``ODataQueryError/invalidName(_:)`` when written.
     public consuming func parameter(_ name: String, _ value: String) -> Self {
         with { $0.customList.append(contentsOf: CollectionOfOne((name, value))) }
     }

@@ -73,6 +73,60 @@ public struct ODataTimeOfDay: ODataLiteralConvertible, Hashable {
     }
 }
 
+/// An instant written with the offset from UTC of a place (`Edm.DateTimeOffset`):
+/// `2024-05-01T12:30:00+02:00`, where a plain `Date` is always written in UTC (`…T10:30:00Z`).
+///
+/// ```swift
+/// let noon = ODataDateTimeOffset(instant, offsetMinutes: 120)              // …T12:30:00+02:00
+/// let local = ODataDateTimeOffset(instant, timeZone: TimeZone(identifier: "Europe/Paris")!)
+/// ```
+///
+/// The offset is written as ABNF `dateTimeOffsetLiteral` has it, `SIGN hour COLON minute`, with
+/// the `+` percent-encoded (`%2B`: a bare `+` in a query reads as a space). Before OData 4 the
+/// literal is `datetimeoffset'2024-05-01T12:30:00+02:00'` (OData 2.0 and 3.0 `Edm.DateTimeOffset`).
+public struct ODataDateTimeOffset: ODataLiteralConvertible, Hashable {
+    /// The instant.
+    public let instant: Date
+    /// The offset from UTC in seconds, east positive.
+    public let offsetSeconds: Int
+
+    /// The instant with an offset of `offsetMinutes` east of UTC (`-300` is `-05:00`). An offset
+    /// of 24 hours or more fails when the query is written (ABNF `hour` is 00 to 23).
+    public init(_ instant: Date, offsetMinutes: Int) {
+        self.instant = instant
+        // Clamped, not multiplied unchecked: an absurd offset fails on writing instead of trapping.
+        self.offsetSeconds =
+            offsetMinutes.multipliedReportingOverflow(by: 60).overflow
+            ? (offsetMinutes < 0 ? Int.min : Int.max) : offsetMinutes * 60
+    }
+
+    /// The instant with the offset `timeZone` has at that instant (daylight saving time included).
+    /// A zone whose offset then is not whole minutes (local mean time before 1900, say) fails
+    /// when the query is written.
+    public init(_ instant: Date, timeZone: TimeZone) {
+        self.instant = instant
+        self.offsetSeconds = timeZone.secondsFromGMT(for: instant)
+    }
+
+    /// The offset in whole minutes.
+    public var offsetMinutes: Int { offsetSeconds / 60 }
+
+    public var odataLiteral: ODataLiteral { ODataLiteral(.zonedDateTime(self)) }
+
+    /// `2024-05-01T12:30:00+02:00`, or `…Z` for a zero offset.
+    func text() throws(ODataQueryError) -> String {
+        guard offsetSeconds % 60 == 0, (-(24 * 3_600 - 60)...(24 * 3_600 - 60)).contains(offsetSeconds) else {
+            throw .invalidValue("an offset of \(offsetSeconds) s is not whole minutes within ±23:59")
+        }
+        guard offsetSeconds != 0 else { return try ODataDateFormatting.dateTimeOffset(instant) }
+        // The local wall-clock time: the instant moved by the offset, then written as UTC is.
+        let local = try ODataDateFormatting.dateTimeOffset(instant.addingTimeInterval(TimeInterval(offsetSeconds)))
+        let minutes = abs(offsetSeconds) / 60
+        return local.dropLast() + (offsetSeconds < 0 ? "-" : "+")
+            + String(format: "%02d:%02d", minutes / 60, minutes % 60)
+    }
+}
+
 /// A length of time (`Edm.Duration`): `duration'P1DT2H30M'`.
 public struct ODataDuration: ODataLiteralConvertible, Hashable {
     /// The length in seconds; negative durations are written with a leading `-`.

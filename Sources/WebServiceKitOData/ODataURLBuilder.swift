@@ -19,7 +19,10 @@ public struct ODataURLBuilder: URLBuilder {
     /// The protocol version the URLs are written in.
     public let version: ODataVersion
     /// Whether keys are written as path segments (`Products/3`) instead of in parentheses
-    /// (`Products(3)`); OData 4.01 Part 2 §4.3.6.
+    /// (`Products(3)`); OData 4.01 Part 2 §4.3.6. A convention of 4.01: with an earlier
+    /// ``version`` a key fails with ``ODataQueryError/unsupported(_:version:)``. A key whose
+    /// segment would address another resource (empty, `.`, `..`, starting with `$`, or a
+    /// qualified name) is written in parentheses all the same.
     public let keyAsSegment: Bool
 
     /// Creates a builder.

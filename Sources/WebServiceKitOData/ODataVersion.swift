@@ -15,7 +15,8 @@ public enum ODataVersion: Int, Sendable, Hashable, Comparable, CustomStringConve
     case v3 = 30
     /// OData 4.0.
     case v4 = 40
-    /// OData 4.01: adds `in`, `divby`, `$compute` and case-insensitive option names.
+    /// OData 4.01: adds `in`, `divby`, `$compute`, key-as-segment, and system option names
+    /// without `$` in any case (so a custom option may not be named `filter`).
     case v401 = 41
 
     public static func < (lhs: ODataVersion, rhs: ODataVersion) -> Bool { lhs.rawValue < rhs.rawValue }

@@ -68,6 +68,34 @@ final class ODataGuideExamplesTests: XCTestCase {
             "https://example.com/odata/Products(7)/Orders?client=app&$top=2")
     }
 
+    /// The snippets of the guide's query options and literals sections, as written there.
+    func testTheGuideSearchExpandAndOffsetExamples() throws {
+        let search = (.term("blue") || .term("green")) && !.phrase("out of stock")
+        let query = ODataQuery("Products").search(search)
+        XCTAssertEqual(
+            try query.relativeURL(), "Products?$search=(blue%20OR%20green)%20AND%20NOT%20%22out%20of%20stock%22")
+
+        let price = ODataExpression.property("Price")
+        XCTAssertEqual(
+            try ODataQuery("P").filter(ODataExpression.function("Demo.IsCheap", parameters: ["p": price]))
+                .relativeURL(),
+            "P?$filter=Demo.IsCheap(p=Price)")
+        XCTAssertEqual(
+            try ODataQuery("Orders").expand("Product/Orders") { $0.select("ID") }.relativeURL(),
+            "Orders?$expand=Product($expand=Orders($select=ID))")
+        XCTAssertEqual(
+            try ODataQuery("Customers").expandPath("Address/Country").relativeURL(),
+            "Customers?$expand=Address/Country")
+        XCTAssertEqual(
+            try ODataQuery("Orders").key(4).navigate("Product/Orders").relativeURL(), "Orders(4)/Product/Orders")
+        let date = Date(timeIntervalSince1970: 1_707_908_400)
+        XCTAssertEqual(
+            try ODataQuery("P").filter(.property("When") == ODataDateTimeOffset(date, offsetMinutes: 60)).relativeURL(),
+            "P?$filter=When%20eq%202024-02-14T12:00:00%2B01:00")
+        XCTAssertEqual(
+            try ODataQuery("Customers").key("$count").relativeURL(keyAsSegment: true), "Customers('$count')")
+    }
+
     func testTheGuideErrorExample() async throws {
         let stubs = StubTransport(
             fallback: .text(#"{"error":{"code":"404","message":"Entity not found."}}"#, statusCode: 404))

@@ -120,7 +120,10 @@ final class ODataWriterReferenceTests: XCTestCase {
             var texts: [String] = []
             for argument in arguments { texts.append(try write(argument, version).0) }
             return ("\(name == "lower" ? "tolower" : name)(\(texts.joined(separator: ",")))", primary)
-        case .cast(let child): return ("cast(\(try write(child, version).0),Edm.Int32)", primary)
+        case .cast(let child):
+            // Before OData 4 the type name is a string literal (OData 3.0 URL Conventions §5.1.2.4).
+            let type = version < .v4 ? "'Edm.Int32'" : "Edm.Int32"
+            return ("cast(\(try write(child, version).0),\(type))", primary)
         case .any(let predicate):
             guard version >= .v3 else { throw .unsupported("the any lambda operator", version: version) }
             return ("Items/any(x:\(try write(predicate, version).0))", primary)
