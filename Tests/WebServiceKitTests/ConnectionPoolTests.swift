@@ -108,7 +108,8 @@ final class ConnectionPoolTests: XCTestCase {
             connections.append(connection)
             pool.release(connection, to: origin, reusable: true)
         }
-        XCTAssertEqual(pool.counts.idle, 3)
+        // No count of idle connections here: with a 20 ms timeout on a busy machine the timer may
+        // already have closed some of them, which is what this test waits for anyway.
         let closed = await eventually { pool.counts.open == 0 }
         XCTAssertTrue(closed, "\(pool.counts)")
         // Closed, not only forgotten: their descriptors are released.
