@@ -67,9 +67,10 @@ extension CacheRules {
     /// In order:
     /// 1. ``CachePolicy/disabled`` and ``CachePolicy/forceNetwork`` always go to the network,
     ///    without validators.
-    /// 2. Only `GET` requests without `Range` or conditional fields of their own use the cache,
-    ///    and only an entry selected for them (§4.1: same URI, `GET`, `Vary` fields matching).
-    ///    Otherwise: the network, or ``CacheDecision/unsatisfiable`` for `only-if-cached`.
+    /// 2. Only `GET` requests without `Range`, conditional fields of their own or a request
+    ///    `no-store` use the cache, and only an entry selected for them (§4.1: same URI, `GET`,
+    ///    `Vary` fields matching). Otherwise: the network, or ``CacheDecision/unsatisfiable`` for
+    ///    `only-if-cached`.
     /// 3. A request `no-cache` (or `Pragma: no-cache`, §5.4) validates (§5.2.1.4).
     /// 4. Under ``CachePolicy/maxAge(_:)`` the entry is fresh for that many seconds after it was
     ///    received, whatever its headers say. Otherwise a response `no-cache` validates
@@ -86,7 +87,7 @@ extension CacheRules {
         }
         let directives = request.cacheControl
         let onlyIfCached = directives.onlyIfCached || request.policy.kind == .forceCache
-        guard let entry, usesCache(request), selects(entry, for: request) else {
+        guard let entry, usesCache(request), !directives.noStore, selects(entry, for: request) else {
             return onlyIfCached ? .unsatisfiable : .network(conditionalHeaders: [:])
         }
         let validate: CacheDecision =
@@ -122,8 +123,8 @@ extension CacheRules {
         case .disabled, .forceNetwork: return nil
         default: break
         }
-        guard let entry, usesCache(request), selects(entry, for: request) else { return nil }
         let directives = request.cacheControl
+        guard let entry, usesCache(request), !directives.noStore, selects(entry, for: request) else { return nil }
         let reuse = Reuse(entry: entry, policy: request.policy, now: now)
         guard !directives.noCache, !reuse.requiresValidation, !reuse.forbidsStale else { return nil }
 
@@ -158,7 +159,15 @@ extension CacheRules {
 
     /// Whether the request may be answered from the cache at all: a `GET` without `Range` (no
     /// partial content is stored) and without preconditions of its own, which the caller will
-    /// want the server to evaluate.
+    /// want the server to evaluate: the cache forwards them unchanged, adds none of its own, and
+    /// passes the server's 304 back (§4.3.2).
+    ///
+    /// A request `no-store` is checked by the callers, which have its directives parsed: such a
+    /// request is not answered from the cache either. §5.2.1.5 allows it ("if a request
+    /// containing this directive is satisfied from a cache, the no-store request directive does
+    /// not apply to the already stored response") without requiring it; this cache takes
+    /// `no-store` as the caller's wish to have nothing to do with stored answers (as Fetch's
+    /// `no-store` cache mode does) and sends the request unconditionally, keeping what is stored.
     static func usesCache(_ request: CacheRequest) -> Bool {
         request.method == .get
             && !["Range", "If-Match", "If-None-Match", "If-Modified-Since", "If-Unmodified-Since", "If-Range"]
