@@ -119,3 +119,23 @@ final class CacheConformanceStageTests: XCTestCase {
         XCTAssertEqual(stubs.requests.count, 2)
     }
 }
+
+/// A GET whose body is streamed cannot be repeated after a mismatched 304, so it is never validated.
+final class CacheStreamedBodyTests: XCTestCase {
+    func testAStaleResponseIsNotValidatedForARequestWithAStreamedBody() async throws {
+        let stubs = StubTransport()
+        stubs.stub(
+            where: { $0.url?.path == "/item" },
+            with: .init(headers: ["ETag": "\"v1\"", "Cache-Control": "max-age=0"], body: Data("one".utf8)),
+            .init(headers: ["ETag": "\"v2\"", "Cache-Control": "max-age=0"], body: Data("two".utf8)))
+        let client = WebServiceClient(serviceRoot: URL(string: "https://api.example.com/")!, transport: stubs)
+        client.cache = HTTPCache()
+        let streamed = WebServiceCall<String>(relativePath: "item", bodyParameter: 0)
+        let body = RequestBody.stream(length: 5) { InputStream(data: Data("hello".utf8)) }
+        _ = try await client.response(for: WebServiceCall<String>(relativePath: "item"))
+        let answer = try await client.response(for: streamed, body)
+        XCTAssertEqual(answer.value, "two")
+        XCTAssertNotNil(stubs.requests.last?.uploadLength, "the request had a streamed body")
+        XCTAssertNil(stubs.requests.last?.request.value(forHTTPHeaderField: "If-None-Match"))
+    }
+}

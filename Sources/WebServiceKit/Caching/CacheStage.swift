@@ -36,7 +36,13 @@ struct CacheStage: CallStage {
             // RFC 9111 §5.2.1.7: only-if-cached with nothing usable is a 504 (Gateway Timeout).
             return exchange.answer(TransportResponse(statusCode: 504, url: url, source: .cache))
         case .network(let conditionalHeaders):
-            return try await exchange.send(validators: conditionalHeaders)
+            // A 304 that names another representation than the stored one makes the cache repeat
+            // the request (RFC 9111 §4.3.4). A streamed body was opened for this attempt above
+            // this stage and cannot be sent twice: such a request (a GET with a body, rare) is
+            // not validated, so that it never needs repeating; its full answer replaces the
+            // stored one.
+            let validators = request.httpBodyStream == nil ? conditionalHeaders : [:]
+            return try await exchange.send(validators: validators)
         }
         return try await next.proceed(outgoing)
     }
