@@ -59,6 +59,25 @@ final class CacheConformanceStageTests: XCTestCase {
         XCTAssertEqual(stubs.requests.count, 3)
     }
 
+    /// A 304 to a request that was not conditional at all (the stored response has no validator
+    /// to send) answers no question of the caller's: the stored response it freshens is served.
+    func testA304ToAnUnconditionalRequestServesTheStoredResponse() async throws {
+        let stubs = StubTransport()
+        stubs.stub(
+            where: { $0.url?.path == "/item" },
+            with: .init(headers: ["Cache-Control": "max-age=0"], body: Data("one".utf8)),
+            .status(304, headers: ["Cache-Control": "max-age=60"]))
+        let client = client(stubs)
+        let call = WebServiceCall<String>(relativePath: "item")
+        _ = try await client.response(for: call)
+        let second = try await client.response(for: call)
+        XCTAssertEqual(second.statusCode, 200)
+        XCTAssertEqual(second.value, "one")
+        XCTAssertEqual(second.source, .revalidatedCache)
+        XCTAssertNil(field("If-None-Match", of: stubs.requests.last))
+        XCTAssertNil(field("If-Modified-Since", of: stubs.requests.last))
+    }
+
     func testTheCallersConditionalRequestGetsThe304AndFreshensWhatItNames() async throws {
         let stubs = StubTransport()
         stubs.stub(

@@ -169,9 +169,18 @@ extension CacheRules {
     /// `no-store` as the caller's wish to have nothing to do with stored answers (as Fetch's
     /// `no-store` cache mode does) and sends the request unconditionally, keeping what is stored.
     static func usesCache(_ request: CacheRequest) -> Bool {
-        request.method == .get
-            && !["Range", "If-Match", "If-None-Match", "If-Modified-Since", "If-Unmodified-Since", "If-Range"]
-                .contains(where: request.headers.contains)
+        request.method == .get && !request.headers.contains("Range") && !hasPreconditions(request.headers)
+    }
+
+    /// The precondition fields (RFC 9110 §13.1).
+    static let preconditionFieldNames = [
+        "If-Match", "If-None-Match", "If-Modified-Since", "If-Unmodified-Since", "If-Range",
+    ]
+
+    /// Whether `headers` hold a precondition field of the caller's own: the cache then adds none
+    /// of its validators (``usesCache(_:)``), and a 304 answers the caller's question.
+    static func hasPreconditions(_ headers: HTTPHeaders) -> Bool {
+        preconditionFieldNames.contains(where: headers.contains)
     }
 }
 

@@ -102,14 +102,19 @@ private struct CacheExchange {
         ) {
             cache.store.remove(CacheRules.cacheKey(for: url))
         }
-        if status == 304, validators.fields.isEmpty {
-            // A 304 to a request the cache added no validators to answers the caller's own
-            // If-None-Match / If-Modified-Since: it goes back to the caller as it is (§4.3.2),
-            // and may still freshen the stored response it identifies (§4.3.4).
+        if status == 304, CacheRules.hasPreconditions(cacheRequest.headers) {
+            // The caller's own If-None-Match / If-Modified-Since (the cache added no validator to
+            // it, ``CacheRules/usesCache(_:)``): the 304 answers the caller's question and goes
+            // back as it is (§4.3.2); it may still freshen the stored response it identifies
+            // (§4.3.4).
             freshen(by: answer, requestTime: requestTime, responseTime: responseTime)
             return answer
         }
-        if status == 304, let stored {
+        // Otherwise the 304 answers the cache's validation, or no question at all (a server that
+        // sends 304 to an unconditional request): the caller, who asked none, gets the stored
+        // response or the repeated request's answer. Not after a request `no-store`, whose
+        // answer may touch nothing stored: that 304 goes back as it came.
+        if status == 304, let stored, !cacheRequest.cacheControl.noStore {
             // RFC 9111 §4.3.4: a 304 freshens the stored response it matches; the stored body is served.
             guard CacheRules.notModifiedFreshens(stored.entry, notModifiedHeaders: response.headers) else {
                 // The 304 is about another representation than the stored one, which is out of
