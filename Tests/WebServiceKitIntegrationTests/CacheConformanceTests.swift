@@ -197,7 +197,7 @@ final class CacheConformanceTests: XCTestCase {
         }
     }
 
-    // MARK: - Item 8: request no-store (RFC 9111 §5.2.1.5) and Pragma (§5.4)
+    // MARK: - Item 8: request no-store (RFC 9111 §5.2.1.5) and Pragma (RFC 7234 §5.4)
 
     /// A request with `no-store` goes to the server without validators and its answer is not
     /// stored; the response stored before stays and serves the next plain request.

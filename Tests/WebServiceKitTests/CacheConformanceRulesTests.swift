@@ -157,7 +157,7 @@ final class CacheConformanceRulesTests: XCTestCase {
                 tagged, notModifiedHeaders: ["ETag": "\"v2\""], answersCacheValidation: false))
     }
 
-    // MARK: - Item 8: request no-store (§5.2.1.5), Pragma (§5.4)
+    // MARK: - Item 8: request no-store (§5.2.1.5), Pragma (RFC 7234 §5.4; RFC 9111 §5.4 deprecates it)
 
     func testRequestNoStoreDoesNotUseTheStoredResponse() {
         let entry = Self.entry([("Cache-Control", "max-age=3600"), ("ETag", "\"v1\"")])
@@ -187,7 +187,7 @@ final class CacheConformanceRulesTests: XCTestCase {
         }
         let both = CacheRequest(url: Self.url, headers: ["Pragma": "no-cache", "Cache-Control": "max-stale=0"])
         XCTAssertEqual(CacheRules.decide(request: both, entry: entry, now: Self.now), .cached(age: 100, stale: false))
-        // §5.4 defines Pragma for requests only: in a response it means nothing to the cache.
+        // "the meaning of "Pragma: no-cache" in responses was never specified" (§5.4): ignored.
         let pragmaResponse = Self.entry([("Cache-Control", "max-age=3600"), ("Pragma", "no-cache")])
         XCTAssertEqual(
             CacheRules.decide(request: CacheRequest(url: Self.url), entry: pragmaResponse, now: Self.now),

@@ -29,7 +29,15 @@ struct CacheRequest: Sendable, Hashable {
     }
 
     /// The request's cache directives. `Pragma: no-cache` counts as `Cache-Control: no-cache`
-    /// when the request has no `Cache-Control` field (RFC 9111 §5.4).
+    /// when the request has no `Cache-Control` field, and is ignored beside one.
+    ///
+    /// That is RFC 7234 §5.4's rule ("When the Cache-Control header field is not present in a
+    /// request, caches MUST consider the no-cache request pragma directive as having the same
+    /// effect as if "Cache-Control: no-cache" were present"). RFC 9111 §5.4 only deprecates
+    /// `Pragma` ("support for Cache-Control is now widespread"), without a rule of its own; the
+    /// cache keeps the old one, which an HTTP/1.0-minded caller means, and which costs at most a
+    /// validation a cache may always make. A response's `Pragma` means nothing (§5.4: its meaning
+    /// "in responses was never specified").
     var cacheControl: CacheControl {
         let values = headers.values(for: "Cache-Control")
         guard values.isEmpty else { return CacheControl(fieldValues: values) }
@@ -71,7 +79,8 @@ extension CacheRules {
     ///    `no-store` use the cache, and only an entry selected for them (§4.1: same URI, `GET`,
     ///    `Vary` fields matching). Otherwise: the network, or ``CacheDecision/unsatisfiable`` for
     ///    `only-if-cached`.
-    /// 3. A request `no-cache` (or `Pragma: no-cache`, §5.4) validates (§5.2.1.4).
+    /// 3. A request `no-cache` (or `Pragma: no-cache`, ``CacheRequest/cacheControl``) validates
+    ///    (§5.2.1.4).
     /// 4. Under ``CachePolicy/maxAge(_:)`` the entry is fresh for that many seconds after it was
     ///    received, whatever its headers say. Otherwise a response `no-cache` validates
     ///    (§5.2.2.4) and the freshness lifetime comes from the headers (§4.2.1).
