@@ -21,7 +21,8 @@ extension CacheRules {
     ///   499 or 599 with `max-age` or `Expires` is;
     /// - no `no-store` in the request (§5.2.1.5) or the response (§5.2.2.5), except that a
     ///   response with `must-understand` and an understood status ignores `no-store` (§5.2.2.3:
-    ///   "the cache SHOULD ignore the no-store directive if it understands the status code");
+    ///   "the cache SHOULD ignore the no-store directive if it understands and implements the
+    ///   status code's caching requirements");
     /// - no `Vary: *`, which never matches a later request (§4.1);
     /// - the response has explicit freshness (`max-age`, `Expires`), says `public` or `private`
     ///   (this is a private cache), or has a heuristically cacheable status (§3, RFC 9110 §15.1).
