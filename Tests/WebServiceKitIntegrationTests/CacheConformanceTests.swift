@@ -69,6 +69,12 @@ final class CacheConformanceTests: XCTestCase {
             XCTAssertEqual(second.source, servedFromCache ? .cache : .network, "\(age)")
             let sent = try await requests(tag).count
             XCTAssertEqual(sent, servedFromCache ? 1 : 2, "\(age)")
+            if servedFromCache {
+                // The answer from the cache carries one Age of its own, counted from 0 (the first
+                // member, or nothing for an ignored field): under max-age, not 7200 and more.
+                XCTAssertEqual(second.headers.values(for: "Age").count, 1, "\(age)")
+                XCTAssertLessThan(Int(second.headers["Age"] ?? "") ?? .max, 3600, "\(age)")
+            }
         }
     }
 
