@@ -44,6 +44,15 @@ speaks just enough HTTP/1.1 to break it in one way per path:
                                case)
   /count?tag=T                 JSON about the requests that carried tag=T (this one excluded):
                                {"count", "authorization": [...], "sent", "finished"}
+  /script?tag=T&steps=S        a scripted conversation, for the cache tests: the n-th request
+                               carrying tag T gets step n of S (the last step repeats). S is
+                               base64url JSON, a list of {"status": 200, "headers": [["ETag",
+                               "\"v1\""], ...], "body": "text"}; header fields are sent as given,
+                               in order (two lines of one name stay two lines); a 1xx, 204 or
+                               304 step has no body and no Content-Length. The request's header
+                               fields are kept for /script-log.
+  /script-log?of=T             the header fields (names in lower case) of each request /script
+                               answered for tag T, in order, as a JSON list
 
 Every response to a request with a `tag` query item is counted under it, so a test can check how
 many requests reached the server (bounded retries), what Authorization they carried, and for
@@ -94,6 +103,8 @@ def encoded(query):
 TAGS = {}  # tag -> {"count": int, "authorization": [str], "sent": int, "finished": int}
 
 CACHEABLE = "Cache-Control: max-age=3600\r\n"
+
+SCRIPT_LOGS = {}  # tag -> [the header fields of each request /script answered]
 
 BARRIERS = {}  # group -> requests arrived at /keep-alive/barrier
 BARRIER_CHANGED = threading.Condition(LOCK)
@@ -240,6 +251,27 @@ class Handler(socketserver.BaseRequestHandler):
                 with LOCK:
                     state["sent"] = sent
 
+    def scripted(self, query, headers, state):
+        """/script: the step of the script that this request's number under its tag selects."""
+        data = query.get("steps", "")
+        steps = json.loads(base64.urlsafe_b64decode(data + "=" * (-len(data) % 4)))
+        tag = query.get("tag", "")
+        with LOCK:
+            SCRIPT_LOGS.setdefault(tag, []).append(headers)
+            number = state["count"] if state is not None else 1
+        step = steps[min(number, len(steps)) - 1]
+        status = int(step.get("status", 200))
+        body = step.get("body", "").encode("utf-8")
+        head = f"HTTP/1.1 {status} Scripted\r\n"
+        for name, value in step.get("headers", []):
+            head += f"{name}: {value}\r\n"
+        if status >= 200 and status not in (204, 304):
+            head += f"Content-Length: {len(body)}\r\n"
+        else:
+            body = b""
+        self.send(head + "Connection: close\r\n\r\n")
+        self.send(body)
+
     # Routes
 
     def route(self, method, path, query, headers, state):
@@ -352,6 +384,12 @@ class Handler(socketserver.BaseRequestHandler):
                 self.respond(200, json.dumps(body), "application/json")
         elif path == "/encoded":
             self.respond(200, *encoded(query))
+        elif path == "/script":
+            self.scripted(query, headers, state)
+        elif path == "/script-log":
+            with LOCK:
+                body = json.dumps(SCRIPT_LOGS.get(query.get("of", ""), []))
+            self.respond(200, body, "application/json", "Cache-Control: no-store\r\n")
         elif path == "/headers":
             self.respond(200, json.dumps(headers), "application/json", "Cache-Control: no-store\r\n")
         elif path == "/raw":

@@ -287,10 +287,10 @@ final class CacheRulesTests: XCTestCase {
             stored: tagged(["Cache-Control": "max-age=3600"]), request: ["Cache-Control": "no-cache"],
             expected: ifNoneMatch),
         DecisionCase(
-            name: "Pragma: no-cache without Cache-Control", section: "RFC 9111 §5.4",
+            name: "Pragma: no-cache without Cache-Control", section: "RFC 7234 §5.4 (RFC 9111 §5.4 deprecates it)",
             stored: tagged(["Cache-Control": "max-age=3600"]), request: ["Pragma": "no-cache"], expected: ifNoneMatch),
         DecisionCase(
-            name: "Pragma ignored beside Cache-Control", section: "RFC 9111 §5.4",
+            name: "Pragma ignored beside Cache-Control", section: "RFC 7234 §5.4 (RFC 9111 §5.4 deprecates it)",
             stored: stored(["Cache-Control": "max-age=3600"]),
             request: ["Pragma": "no-cache", "Cache-Control": "max-age=500"], expected: fresh),
         DecisionCase(

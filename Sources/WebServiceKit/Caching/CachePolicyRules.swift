@@ -29,7 +29,15 @@ struct CacheRequest: Sendable, Hashable {
     }
 
     /// The request's cache directives. `Pragma: no-cache` counts as `Cache-Control: no-cache`
-    /// when the request has no `Cache-Control` field (RFC 9111 §5.4).
+    /// when the request has no `Cache-Control` field, and is ignored beside one.
+    ///
+    /// That is RFC 7234 §5.4's rule ("When the Cache-Control header field is not present in a
+    /// request, caches MUST consider the no-cache request pragma directive as having the same
+    /// effect as if "Cache-Control: no-cache" were present"). RFC 9111 §5.4 only deprecates
+    /// `Pragma` ("support for Cache-Control is now widespread"), without a rule of its own; the
+    /// cache keeps the old one, which an HTTP/1.0-minded caller means, and which costs at most a
+    /// validation a cache may always make. A response's `Pragma` means nothing (§5.4: its meaning
+    /// "in responses was never specified").
     var cacheControl: CacheControl {
         let values = headers.values(for: "Cache-Control")
         guard values.isEmpty else { return CacheControl(fieldValues: values) }
@@ -67,10 +75,12 @@ extension CacheRules {
     /// In order:
     /// 1. ``CachePolicy/disabled`` and ``CachePolicy/forceNetwork`` always go to the network,
     ///    without validators.
-    /// 2. Only `GET` requests without `Range` or conditional fields of their own use the cache,
-    ///    and only an entry selected for them (§4.1: same URI, `GET`, `Vary` fields matching).
-    ///    Otherwise: the network, or ``CacheDecision/unsatisfiable`` for `only-if-cached`.
-    /// 3. A request `no-cache` (or `Pragma: no-cache`, §5.4) validates (§5.2.1.4).
+    /// 2. Only `GET` requests without `Range`, conditional fields of their own or a request
+    ///    `no-store` use the cache, and only an entry selected for them (§4.1: same URI, `GET`,
+    ///    `Vary` fields matching). Otherwise: the network, or ``CacheDecision/unsatisfiable`` for
+    ///    `only-if-cached`.
+    /// 3. A request `no-cache` (or `Pragma: no-cache`, ``CacheRequest/cacheControl``) validates
+    ///    (§5.2.1.4).
     /// 4. Under ``CachePolicy/maxAge(_:)`` the entry is fresh for that many seconds after it was
     ///    received, whatever its headers say. Otherwise a response `no-cache` validates
     ///    (§5.2.2.4) and the freshness lifetime comes from the headers (§4.2.1).
@@ -86,7 +96,7 @@ extension CacheRules {
         }
         let directives = request.cacheControl
         let onlyIfCached = directives.onlyIfCached || request.policy.kind == .forceCache
-        guard let entry, usesCache(request), selects(entry, for: request) else {
+        guard let entry, usesCache(request), !directives.noStore, selects(entry, for: request) else {
             return onlyIfCached ? .unsatisfiable : .network(conditionalHeaders: [:])
         }
         let validate: CacheDecision =
@@ -122,8 +132,8 @@ extension CacheRules {
         case .disabled, .forceNetwork: return nil
         default: break
         }
-        guard let entry, usesCache(request), selects(entry, for: request) else { return nil }
         let directives = request.cacheControl
+        guard let entry, usesCache(request), !directives.noStore, selects(entry, for: request) else { return nil }
         let reuse = Reuse(entry: entry, policy: request.policy, now: now)
         guard !directives.noCache, !reuse.requiresValidation, !reuse.forbidsStale else { return nil }
 
@@ -158,11 +168,28 @@ extension CacheRules {
 
     /// Whether the request may be answered from the cache at all: a `GET` without `Range` (no
     /// partial content is stored) and without preconditions of its own, which the caller will
-    /// want the server to evaluate.
+    /// want the server to evaluate: the cache forwards them unchanged, adds none of its own, and
+    /// passes the server's 304 back (§4.3.2).
+    ///
+    /// A request `no-store` is checked by the callers, which have its directives parsed: such a
+    /// request is not answered from the cache either. §5.2.1.5 allows it ("if a request
+    /// containing this directive is satisfied from a cache, the no-store request directive does
+    /// not apply to the already stored response") without requiring it; this cache takes
+    /// `no-store` as the caller's wish to have nothing to do with stored answers (as Fetch's
+    /// `no-store` cache mode does) and sends the request unconditionally, keeping what is stored.
     static func usesCache(_ request: CacheRequest) -> Bool {
-        request.method == .get
-            && !["Range", "If-Match", "If-None-Match", "If-Modified-Since", "If-Unmodified-Since", "If-Range"]
-                .contains(where: request.headers.contains)
+        request.method == .get && !request.headers.contains("Range") && !hasPreconditions(request.headers)
+    }
+
+    /// The precondition fields (RFC 9110 §13.1).
+    static let preconditionFieldNames = [
+        "If-Match", "If-None-Match", "If-Modified-Since", "If-Unmodified-Since", "If-Range",
+    ]
+
+    /// Whether `headers` hold a precondition field of the caller's own: the cache then adds none
+    /// of its validators (``usesCache(_:)``), and a 304 answers the caller's question.
+    static func hasPreconditions(_ headers: HTTPHeaders) -> Bool {
+        preconditionFieldNames.contains(where: headers.contains)
     }
 }
 

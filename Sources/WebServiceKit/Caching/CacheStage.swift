@@ -36,11 +36,13 @@ struct CacheStage: CallStage {
             // RFC 9111 §5.2.1.7: only-if-cached with nothing usable is a 504 (Gateway Timeout).
             return exchange.answer(TransportResponse(statusCode: 504, url: url, source: .cache))
         case .network(let conditionalHeaders):
-            var conditional = outgoing
-            for field in conditionalHeaders {
-                conditional.request.setValue(field.value, forHTTPHeaderField: field.name)
-            }
-            return try await exchange.send(conditional)
+            // A 304 that names another representation than the stored one makes the cache repeat
+            // the request (RFC 9111 §4.3.4). A streamed body was opened for this attempt above
+            // this stage and cannot be sent twice: such a request (a GET with a body, rare) is
+            // not validated, so that it never needs repeating; its full answer replaces the
+            // stored one.
+            let validators = request.httpBodyStream == nil ? conditionalHeaders : [:]
+            return try await exchange.send(validators: validators)
         }
         return try await next.proceed(outgoing)
     }
@@ -69,7 +71,15 @@ private struct CacheExchange {
         return Answer(request: outgoing.request, response: response)
     }
 
-    func send(_ conditional: Outgoing) async throws(WebServiceError) -> Answer {
+    /// Sends the request with the cache's `validators` added (`If-None-Match`, `If-Modified-Since`
+    /// from the stored response, §4.3.1; empty when the cache validates nothing) and makes of the
+    /// answer what RFC 9111 says: a 304 freshens the stored response, a storable answer is
+    /// stored, a successful unsafe request invalidates.
+    func send(validators: HTTPHeaders) async throws(WebServiceError) -> Answer {
+        var conditional = outgoing
+        for field in validators {
+            conditional.request.setValue(field.value, forHTTPHeaderField: field.name)
+        }
         let requestTime = Date()
         let answer: Answer
         do {
@@ -92,11 +102,29 @@ private struct CacheExchange {
         ) {
             cache.store.remove(CacheRules.cacheKey(for: url))
         }
-        if status == 304, let stored {
+        if status == 304, CacheRules.hasPreconditions(cacheRequest.headers) {
+            // The caller's own If-None-Match / If-Modified-Since (the cache added no validator to
+            // it, ``CacheRules/usesCache(_:)``): the 304 answers the caller's question and goes
+            // back as it is (§4.3.2); it may still freshen the stored response it identifies
+            // (§4.3.4).
+            freshen(by: answer, requestTime: requestTime, responseTime: responseTime)
+            return answer
+        }
+        // Otherwise the 304 answers the cache's validation, or no question at all (a server that
+        // sends 304 to an unconditional request): the caller, who asked none, gets the stored
+        // response or the repeated request's answer. Not after a request `no-store`, whose
+        // answer may touch nothing stored: that 304 goes back as it came.
+        if status == 304, let stored, !cacheRequest.cacheControl.noStore {
             // RFC 9111 §4.3.4: a 304 freshens the stored response it matches; the stored body is served.
             guard CacheRules.notModifiedFreshens(stored.entry, notModifiedHeaders: response.headers) else {
+                // The 304 is about another representation than the stored one, which is out of
+                // date; the caller, who asked no question, must not get a 304. The request is
+                // repeated as the caller wrote it, without the cache's validators, and its answer
+                // is served (and stored, when it may be).
                 cache.store.remove(key)
-                return answer
+                let unconditional = CacheExchange(
+                    cache: cache, outgoing: outgoing, request: request, key: key, stored: nil, next: next)
+                return try await unconditional.send(validators: [:])
             }
             let entry = stored.entry.freshened(
                 with304Headers: response.headers, requestHeaders: cacheRequest.headers, requestTime: requestTime,
@@ -109,7 +137,9 @@ private struct CacheExchange {
                 source: .revalidatedCache)
             return revalidated
         }
-        if cacheRequest.method == .head, status == 200, let stored, stored.entry.method == .get {
+        if cacheRequest.method == .head, status == 200, let stored, stored.entry.method == .get,
+            !cacheRequest.cacheControl.noStore
+        {
             // RFC 9111 §4.3.5: a HEAD answer freshens the stored GET when its validators match;
             // otherwise the stored response is out of date, and is dropped.
             if CacheRules.headResponseFreshens(stored.entry, headResponseHeaders: response.headers) {
@@ -135,6 +165,22 @@ private struct CacheExchange {
                 StoredResponse(entry: entry, body: response.body, identifier: context.cacheIdentifier), for: key)
         }
         return answer
+    }
+
+    /// Freshens the stored response with the caller's own 304 when it identifies it (§4.3.4,
+    /// ``CacheRules/notModifiedFreshens(_:notModifiedHeaders:answersCacheValidation:)`` to the
+    /// letter) and would be selected for the request (a `GET` with the same `Vary` fields); never
+    /// for a request with `no-store`, no part of whose response may be stored (§5.2.1.5).
+    private func freshen(by answer: Answer, requestTime: Date, responseTime: Date) {
+        guard let stored, request.method == .get, CacheRules.selects(stored.entry, for: request),
+            !request.cacheControl.noStore,
+            CacheRules.notModifiedFreshens(
+                stored.entry, notModifiedHeaders: answer.response.headers, answersCacheValidation: false)
+        else { return }
+        let entry = stored.entry.freshened(
+            with304Headers: answer.response.headers, requestHeaders: request.headers, requestTime: requestTime,
+            responseTime: responseTime)
+        cache.store.save(StoredResponse(entry: entry, body: stored.body, identifier: stored.identifier), for: key)
     }
 
     private func fallback(_ failure: CacheFailure) -> TransportResponse? {

@@ -44,18 +44,26 @@ extension CacheRules {
     /// Whether a 304 (Not Modified) answer may freshen `entry` (§4.3.4). The 304 is identified
     /// with the stored response by its validators: its `ETag`, when it has one, must match the
     /// stored one (weak comparison, RFC 9110 §8.8.3.2); otherwise its `Last-Modified`, when it has
-    /// one, must equal the stored one. A 304 without validators answers the one validation this
-    /// cache sent for its one stored response, and freshens it. When this returns `false` the
-    /// stored response cannot be used: the caller drops it and repeats the request without
-    /// validators.
-    static func notModifiedFreshens(_ entry: CacheEntry, notModifiedHeaders headers: HTTPHeaders) -> Bool {
+    /// one, must equal the stored one.
+    ///
+    /// A 304 without validators: when it answers the validation the cache sent
+    /// (`answersCacheValidation`, the stored response's own validators, for the one response
+    /// stored under the key) it freshens that response, as servers that send only `Date` in a
+    /// 304 expect. When it answers the caller's own conditional request, §4.3.4 applies to the
+    /// letter: it identifies the stored response only "if ... that stored response also lacks a
+    /// validator". When this returns `false` after the cache's validation, the stored response
+    /// cannot be used: the caller drops it and repeats the request without validators.
+    static func notModifiedFreshens(
+        _ entry: CacheEntry, notModifiedHeaders headers: HTTPHeaders, answersCacheValidation: Bool = true
+    ) -> Bool {
         if let etag = headers["ETag"] {
             return entry.responseHeaders["ETag"].map { weakMatch($0, etag) } ?? false
         }
         if let lastModified = headers["Last-Modified"] {
             return sameDate(entry.responseHeaders["Last-Modified"], lastModified, reference: entry.responseTime)
         }
-        return true
+        return answersCacheValidation
+            || (!entry.responseHeaders.contains("ETag") && !entry.responseHeaders.contains("Last-Modified"))
     }
 
     /// Whether a 200 answer to a `HEAD` request freshens the stored `GET` response `entry` with

@@ -10,27 +10,61 @@ import Foundation
 /// asctime-date = day-name SP date3 SP time-of-day SP year       ; Sun Nov  6 08:49:37 1994
 /// ```
 ///
-/// Recipients are "encouraged to be robust in parsing timestamps" (§5.6.7), so names are matched
-/// without regard to case, the day of the month may have one or two digits, either weekday form is
-/// accepted in every format and the weekday is not checked against the date. Everything else is
-/// strict: a value that is not one of the three formats, or names an impossible date or time, is
-/// invalid (`nil`); callers then apply the rule of the field (an invalid `Expires` is in the past,
-/// RFC 9111 §5.3). A leap second (`:60`) is read as the last second of its minute.
+/// "A recipient that parses a timestamp value in an HTTP field MUST accept all three HTTP-date
+/// formats" (§5.6.7), and recipients are "encouraged to be robust in parsing timestamps unless
+/// otherwise restricted by the field definition". Two grammars follow from that (``Grammar``):
+/// - ``Grammar/lenient`` (the default, for `Date` and `Last-Modified`): one or more spaces
+///   where the formats have one, a day of the month of one or two digits, either weekday form in
+///   every format;
+/// - ``Grammar/exact`` (for `Expires`, whose invalid values mean "already expired", RFC 9111
+///   §5.3): the three formats exactly as §5.6.7 writes them.
+///
+/// In both, names are matched without regard to case ("Although all date formats are specified
+/// to be case-sensitive, a cache recipient SHOULD match the field value case-insensitively", RFC
+/// 9111 §4.2), spaces and tabs around the value are not part of it (RFC 9110 §5.5), the weekday
+/// is not checked against the date (the grammar does not relate them), and a value that names an
+/// impossible date or time is invalid (`nil`); callers then apply the rule of the field. A leap
+/// second (`:60`) is read as the last second of its minute. Only `GMT` is a zone.
 package enum HTTPDate {
-    /// The date `value` stands for, or `nil` when it is not a valid HTTP date.
+    /// How closely a value must follow the formats of RFC 9110 §5.6.7.
+    enum Grammar: Sendable {
+        /// Robust reading: any run of spaces where a format has one, a one-digit day in
+        /// IMF-fixdate and rfc850-date, a full weekday name in IMF-fixdate and asctime-date or an
+        /// abbreviated one in rfc850-date.
+        case lenient
+        /// The ABNF of §5.6.7 (names in any case):
+        ///
+        /// ```
+        /// IMF-fixdate  = day-name "," SP day SP month SP year SP time-of-day SP GMT  ; day = 2DIGIT
+        /// rfc850-date  = day-name-l "," SP day "-" month "-" 2DIGIT SP time-of-day SP GMT
+        /// asctime-date = day-name SP month SP ( 2DIGIT / ( SP DIGIT ) ) SP time-of-day SP year
+        /// ```
+        case exact
+    }
+
+    /// The date `value` stands for, or `nil` when it is not a valid HTTP date under `grammar`.
     ///
     /// `reference` resolves the two-digit years of `rfc850-date`: a year that would be more than
     /// 50 years after `reference` is taken to be in the previous century (§5.6.7). Pass the time
     /// the message was received.
-    static func parse(_ value: String, relativeTo reference: Date) -> Date? {
+    static func parse(_ value: String, relativeTo reference: Date, grammar: Grammar = .lenient) -> Date? {
         guard value.utf8.count <= 64 else { return nil }
-        var reader = ByteReader(value)
+        let exact = grammar == .exact
+        var reader = ByteReader(value, exact: exact)
         reader.skipWhitespace()
-        guard let weekday = reader.letters(), isWeekday(weekday) else { return nil }
+        guard let weekday = reader.letters(), let form = weekdayForm(weekday) else { return nil }
         let fields: Fields?
         if reader.skip(UInt8(ascii: ",")) {
-            fields = reader.peekDayThenDash() ? reader.rfc850Fields(reference: reference) : reader.imfFields()
+            if reader.peekDayThenDash() {
+                // rfc850-date: `day-name-l`, the full name.
+                guard !exact || form == .full else { return nil }
+                fields = reader.rfc850Fields(reference: reference)
+            } else {
+                guard !exact || form == .abbreviated else { return nil }
+                fields = reader.imfFields()
+            }
         } else {
+            guard !exact || form == .abbreviated else { return nil }
             fields = reader.asctimeFields()
         }
         reader.skipWhitespace()
@@ -62,10 +96,19 @@ package enum HTTPDate {
         "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
     ]
 
-    /// Whether `name` is a weekday, abbreviated or in full, any case.
-    private static func isWeekday(_ name: String) -> Bool {
+    /// The two ways §5.6.7 writes a weekday.
+    private enum WeekdayForm {
+        /// `day-name`: `Mon`, `Tue`…
+        case abbreviated
+        /// `day-name-l`: `Monday`, `Tuesday`…
+        case full
+    }
+
+    /// Which form of weekday `name` is (any case), or `nil` when it is no weekday.
+    private static func weekdayForm(_ name: String) -> WeekdayForm? {
         let lowercased = name.lowercased()
-        return longWeekdays.contains(lowercased) || longWeekdays.contains { $0.prefix(3) == lowercased }
+        if longWeekdays.contains(lowercased) { return .full }
+        return longWeekdays.contains { $0.prefix(3) == lowercased } ? .abbreviated : nil
     }
 
     /// The month number (1–12) of a three-letter month name, any case.
@@ -165,9 +208,14 @@ private struct ByteReader {
     private let bytes: [UInt8]
     /// The cursor.
     private var index = 0
+    /// Whether the value must follow ``HTTPDate/Grammar/exact``.
+    private let exact: Bool
 
     /// A reader at the start of `value`.
-    init(_ value: String) { bytes = Array(value.utf8) }
+    init(_ value: String, exact: Bool) {
+        bytes = Array(value.utf8)
+        self.exact = exact
+    }
 
     /// Whether every byte has been consumed.
     var isAtEnd: Bool { index == bytes.count }
@@ -186,12 +234,18 @@ private struct ByteReader {
         return true
     }
 
-    /// Consumes one or more spaces.
+    /// Consumes the `SP` between two parts of a date: exactly one space in the exact grammar, one
+    /// or more in the lenient one.
     mutating func spaces() -> Bool {
-        let start = index
-        while skip(UInt8(ascii: " ")) {}
-        return index > start
+        guard skip(UInt8(ascii: " ")) else { return false }
+        if !exact {
+            while skip(UInt8(ascii: " ")) {}
+        }
+        return true
     }
+
+    /// `day = 2DIGIT` in the exact grammar; one or two digits in the lenient one.
+    mutating func dayOfMonth() -> Int? { exact ? number(digits: 2, 2) : number(digits: 1, 2) }
 
     /// Consumes a run of ASCII letters.
     mutating func letters() -> String? {
@@ -216,11 +270,21 @@ private struct ByteReader {
         return count >= minimum ? value : nil
     }
 
-    /// Whether what follows the weekday's comma is `SP 1*2DIGIT "-"`, the rfc850-date shape.
+    /// Whether what follows the weekday's comma is `SP day "-"`, the rfc850-date shape.
     func peekDayThenDash() -> Bool {
         var probe = self
         _ = probe.spaces()
-        return probe.number(digits: 1, 2) != nil && probe.skip(UInt8(ascii: "-"))
+        return probe.dayOfMonth() != nil && probe.skip(UInt8(ascii: "-"))
+    }
+
+    /// asctime-date's day, after the `SP` that follows the month: `2DIGIT / ( SP DIGIT )` in the
+    /// exact grammar (`Nov  6`, `Nov 06`), one or two digits after any spaces in the lenient one.
+    mutating func asctimeDay() -> Int? {
+        guard exact else {
+            while skip(UInt8(ascii: " ")) {}
+            return number(digits: 1, 2)
+        }
+        return skip(UInt8(ascii: " ")) ? number(digits: 1, 1) : number(digits: 2, 2)
     }
 
     /// Consumes a month name and returns its number (1–12).
@@ -239,7 +303,7 @@ private struct ByteReader {
 
     /// After `day-name ","`: `SP day SP month SP year SP time-of-day SP GMT`.
     mutating func imfFields() -> HTTPDate.Fields? {
-        guard spaces(), let day = number(digits: 1, 2), spaces(), let month = month(), spaces(),
+        guard spaces(), let day = dayOfMonth(), spaces(), let month = month(), spaces(),
             let year = number(digits: 4, 4), spaces(), let time = timeOfDay(), spaces(), gmt()
         else { return nil }
         return HTTPDate.Fields(
@@ -248,7 +312,7 @@ private struct ByteReader {
 
     /// After `day-name-l ","`: `SP day "-" month "-" 2DIGIT SP time-of-day SP GMT`.
     mutating func rfc850Fields(reference: Date) -> HTTPDate.Fields? {
-        guard spaces(), let day = number(digits: 1, 2), skip(UInt8(ascii: "-")), let month = month(),
+        guard spaces(), let day = dayOfMonth(), skip(UInt8(ascii: "-")), let month = month(),
             skip(UInt8(ascii: "-")), let shortYear = number(digits: 2, 2), spaces(),
             let time = timeOfDay(), spaces(), gmt()
         else { return nil }
@@ -260,9 +324,9 @@ private struct ByteReader {
             year: year, month: month, day: day, hour: time.hour, minute: time.minute, second: time.second)
     }
 
-    /// After `day-name`: `SP month SP ( 2DIGIT / SP DIGIT ) SP time-of-day SP year`.
+    /// After `day-name`: `SP month SP ( 2DIGIT / ( SP DIGIT ) ) SP time-of-day SP year`.
     mutating func asctimeFields() -> HTTPDate.Fields? {
-        guard spaces(), let month = month(), spaces(), let day = number(digits: 1, 2), spaces(),
+        guard spaces(), let month = month(), spaces(), let day = asctimeDay(), spaces(),
             let time = timeOfDay(), spaces(), let year = number(digits: 4, 4)
         else { return nil }
         return HTTPDate.Fields(

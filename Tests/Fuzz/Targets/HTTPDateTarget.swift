@@ -9,7 +9,9 @@ import Foundation
 /// - a parsed date is a whole second between years 1 and 9999;
 /// - its IMF-fixdate is 29 characters and reads back to the same date, whatever the reference;
 /// - an rfc850-date's year is at most 50 years after the reference's (§5.6.7);
-/// - the reference, written as an IMF-fixdate, reads back to itself rounded down to the second.
+/// - the reference, written as an IMF-fixdate, reads back to itself rounded down to the second;
+/// - what the exact grammar (`Expires`) reads, the lenient one reads as the same date, and an
+///   IMF-fixdate the library writes is exact.
 enum HTTPDateTarget {
     /// 0001-01-01T00:00:00Z and 9999-12-31T23:59:59Z.
     static let earliest: TimeInterval = -62_135_596_800
@@ -26,7 +28,12 @@ enum HTTPDateTarget {
             referenceBack?.timeIntervalSince1970 == reference.timeIntervalSince1970.rounded(.down),
             "\(reference.timeIntervalSince1970) wrote \(referenceText), read \(String(describing: referenceBack))")
 
-        guard let date = HTTPDate.parse(value, relativeTo: reference) else { return }
+        let exact = HTTPDate.parse(value, relativeTo: reference, grammar: .exact)
+        let lenient = HTTPDate.parse(value, relativeTo: reference)
+        if let exact {
+            fuzzCheck(lenient == exact, "\(value.debugDescription): exact \(exact), lenient \(lenient as Any)")
+        }
+        guard let date = lenient else { return }
         let seconds = date.timeIntervalSince1970
         fuzzCheck(seconds.rounded(.down) == seconds, "\(value.debugDescription) has a fraction: \(seconds)")
         fuzzCheck((earliest...latest).contains(seconds), "\(value.debugDescription) is out of range: \(seconds)")
@@ -34,6 +41,8 @@ enum HTTPDateTarget {
         fuzzCheck(text.utf8.count == 29, "\(text) is not an IMF-fixdate")
         let back = HTTPDate.parse(text, relativeTo: Date(timeIntervalSince1970: 0))
         fuzzCheck(back == date, "\(value.debugDescription) → \(text) → \(String(describing: back))")
+        let exactBack = HTTPDate.parse(text, relativeTo: Date(timeIntervalSince1970: 0), grammar: .exact)
+        fuzzCheck(exactBack == date, "\(text) is not read by the exact grammar")
         if value.contains("-") && value.contains(",") {
             let referenceYear = Int(HTTPDate.format(reference).dropFirst(12).prefix(4)) ?? 0
             let year = Int(text.dropFirst(12).prefix(4)) ?? 0
