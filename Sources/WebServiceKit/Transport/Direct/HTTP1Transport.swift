@@ -35,11 +35,11 @@ import Foundation
 /// idle connections are kept, up to the caps, until 30 s without use. A GET or HEAD that meets a
 /// kept-alive connection the server has just closed goes again on a new one (RFC 9112 §9.3.1).
 /// When the process has no descriptor left for a new connection, the call fails with
-/// `URLError(.cannotConnectToHost)` saying "too many open files" (see ``ConnectionLimits``). `Accept-Encoding` is sent only when the
-/// request has it; a `gzip` or `deflate` body is decoded as it arrives, and any other coding is
-/// passed on unchanged with its `Content-Encoding` field. Cookies follow the configuration; the
-/// configuration's additional header fields are sent, and `Accept` and `User-Agent` when the
-/// request has none.
+/// `URLError(.cannotConnectToHost)` saying "too many open files" (see ``ConnectionLimits``).
+/// `Accept-Encoding` is sent only when the request has it; a `gzip` or `deflate` body is decoded
+/// as it arrives, and any other coding is passed on unchanged with its `Content-Encoding` field.
+/// Cookies follow the configuration; the configuration's additional header fields are sent, and
+/// `Accept` and `User-Agent` when the request has none.
 ///
 /// It carries only `http` URLs: any other scheme (`https` included) fails with
 /// `URLError(.unsupportedURL)` before a connection is opened. It connects directly: the
