@@ -11,8 +11,9 @@ import WebServiceKit
 /// ``callsPerTask`` sequential calls. The clients, in this order at each C:
 /// - the reference: `Benchmarks/scaling_server.py client`, one Python asyncio process with a
 ///   connection per task. It shows what the server itself sustains at that C;
-/// - this library with its per-origin cap raised to C (a ``RoutingTransport`` made from a
-///   configuration whose `httpMaximumConnectionsPerHost` is C), async calls;
+/// - this library with its per-origin cap raised to C (a ``RoutingTransport`` whose
+///   `HTTP1Transport.ConnectionLimits` say C per origin; the total cap its default, 6,144 under
+///   `ulimit -n 8192`), async calls;
 /// - raw `URLSession` with its per-host limit raised to C, `data(for:)` and the same decoding;
 /// - this library's default client (per-origin cap 6), only where its predicted time
 ///   (4·C/6 answers one after another on each of 6 connections) fits ``defaultClientBudget``.

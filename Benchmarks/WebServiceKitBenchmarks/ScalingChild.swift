@@ -117,9 +117,8 @@ extension ScalingBenchmark {
         case .library, .libraryRaised:
             var transport: (any WebServiceTransport)?
             if client == .libraryRaised {
-                let configuration = URLSessionConfiguration.default
-                configuration.httpMaximumConnectionsPerHost = concurrency
-                transport = RoutingTransport(configuration: configuration)
+                // The total cap stays the default, from the descriptor limit set above.
+                transport = RoutingTransport(connectionLimits: .init(perOrigin: concurrency))
             }
             let webClient = WebServiceClient(serviceRoot: root, transport: transport)
             let warm = WebServiceCall<SmallGetBenchmark.Small>(relativePath: "delay/0")

@@ -47,11 +47,16 @@ public final class RoutingTransport: WebServiceTransport {
     ///   streamed bodies and downloads to a file on a connection each. Requests that a proxy would
     ///   carry (the configuration's or the environment's `http_proxy`/`all_proxy`), every other
     ///   method with a body in memory, and every `https` request still use the session.
+    /// - Parameter connectionLimits: The HTTP/1.1 transport's caps, connections per origin and in
+    ///   all, where they differ from its defaults (``HTTP1Transport/ConnectionLimits``); the
+    ///   session keeps the configuration's `httpMaximumConnectionsPerHost`.
     public convenience init(
         configuration: URLSessionConfiguration = .default,
-        usesDirectHTTP1: Bool = RoutingTransport.usesDirectHTTP1ByDefault
+        usesDirectHTTP1: Bool = RoutingTransport.usesDirectHTTP1ByDefault,
+        connectionLimits: HTTP1Transport.ConnectionLimits = HTTP1Transport.ConnectionLimits()
     ) {
-        let peers = Self.peers(for: configuration, usesDirectHTTP1: usesDirectHTTP1)
+        let peers = Self.peers(
+            for: configuration, usesDirectHTTP1: usesDirectHTTP1, connectionLimits: connectionLimits)
         self.init(session: peers.session, http1: peers.http1, configuration: peers.configuration)
     }
 
@@ -69,12 +74,17 @@ public final class RoutingTransport: WebServiceTransport {
 
     /// The two peers for `configuration`, sharing its cookie jar, and the configuration they were
     /// made from (a copy; the caller's is left as it was).
-    static func peers(for configuration: URLSessionConfiguration, usesDirectHTTP1: Bool) -> (
-        session: URLSessionTransport, http1: HTTP1Transport?, configuration: URLSessionConfiguration
-    ) {
+    static func peers(
+        for configuration: URLSessionConfiguration, usesDirectHTTP1: Bool,
+        connectionLimits: HTTP1Transport.ConnectionLimits = HTTP1Transport.ConnectionLimits()
+    ) -> (session: URLSessionTransport, http1: HTTP1Transport?, configuration: URLSessionConfiguration) {
         let (configuration, cookies) = URLSessionTransport.prepared(configuration)
         let session = URLSessionTransport(prepared: configuration, cookies: cookies)
-        let http1 = usesDirectHTTP1 ? HTTP1Transport(configuration: configuration, cookies: cookies) : nil
+        let http1 =
+            usesDirectHTTP1
+            ? HTTP1Transport(
+                configuration: configuration, cookies: cookies,
+                limits: ConnectionPool.limits(for: configuration, connectionLimits)) : nil
         return (session, http1, configuration)
     }
 

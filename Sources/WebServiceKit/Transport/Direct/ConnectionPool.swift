@@ -65,38 +65,71 @@ final class ConnectionPool: Sendable {
     /// than gunicorn's 2 s (whose closing shows as a readable socket, and is never used).
     static let defaultIdleTimeout: UInt64 = 30 * 1_000_000_000
 
-    /// Connections across origins, by default: as many as hold a quarter of the process's
-    /// descriptors (a blocking connection holds three: the socket and a wake pipe), between 4
-    /// and 256. With `ulimit -n 1024` that is 85; with 256, 21; from 3,072 up, 256. On the
-    /// blocking path (streamed bodies, downloads, and every request where there is no epoll) a
-    /// connection in use holds a thread blocked in `poll(2)`, and Dispatch gives its pool at most
-    /// 255 threads: more connections would wait for a thread while holding a socket. Kept-alive
-    /// connections on the event loop hold one descriptor and no thread; the caps stay as they
-    /// are until the pool's caps are revisited.
-    static let defaultTotal: Int = {
+    /// Connections across origins, by default (``HTTP1Transport/ConnectionLimits/defaultTotal``),
+    /// from the process's soft `RLIMIT_NOFILE` as it is when a transport is made.
+    ///
+    /// On Linux every exchange runs on an event loop: a connection holds one descriptor (its
+    /// socket; a download to a file one more while it runs) and no thread. The cap is the soft
+    /// limit less a reserve for the rest of the process (its files, its sessions' sockets, the
+    /// loops' own epoll and eventfd descriptors): a quarter of the limit, at least 64, and at
+    /// most 65,536 connections (the number of TCP ports: more cannot reach one server address,
+    /// and past that the reserve is ample). With `ulimit -n 1024` that is 768 connections; with
+    /// 8,192, 6,144; with 256, 192; with 1,048,576 or no limit (`RLIM_INFINITY`), 65,536.
+    ///
+    /// Where there is no epoll (the blocking path), a connection holds three descriptors (its
+    /// socket and a wake pipe) and, while in use, a thread blocked in `poll(2)`, of which
+    /// Dispatch gives its pool at most 255: a quarter of the descriptors over three, between 4
+    /// and 256 (85 with `ulimit -n 1024`; 21 with 256; 256 from 3,072 up).
+    static var defaultTotal: Int { defaultTotal(softDescriptorLimit: softDescriptorLimit()) }
+
+    /// ``defaultTotal`` for a soft descriptor limit (`nil`: unknown, 64 connections).
+    static func defaultTotal(softDescriptorLimit limit: UInt64?) -> Int {
+        guard let limit else { return 64 }
+        #if os(Linux) && canImport(CWebServiceKitSystem)
+            return Int(loopTotal(softDescriptorLimit: limit))
+        #else
+            return Int(min(256, max(4, limit / 4 / 3)))
+        #endif
+    }
+
+    /// The event loop path's rule of ``defaultTotal``, on any platform (for tests).
+    static func loopTotal(softDescriptorLimit limit: UInt64) -> UInt64 {
+        let reserve = max(64, limit / 4)
+        // At least 16, in a process whose limit leaves less than that beyond the reserve.
+        return limit > reserve ? min(65_536, max(16, limit - reserve)) : 16
+    }
+
+    /// The process's soft `RLIMIT_NOFILE`: `UInt64.max` for no limit, `nil` when unknown.
+    static func softDescriptorLimit() -> UInt64? {
         var limit = rlimit()
         #if canImport(Glibc)
             let resource = Int32(RLIMIT_NOFILE.rawValue)
         #else
             let resource = RLIMIT_NOFILE
         #endif
-        guard getrlimit(resource, &limit) == 0 else { return 64 }
-        // RLIM_INFINITY is the largest value: any limit above 3,072 gives 256.
-        return Int(min(256, max(4, UInt64(limit.rlim_cur) / 4 / 3)))
-    }()
+        guard getrlimit(resource, &limit) == 0 else { return nil }
+        // RLIM_INFINITY is rlim_t's largest value with glibc, 2^63 - 1 on Darwin: either way above
+        // what gives the largest cap.
+        return UInt64(limit.rlim_cur)
+    }
 
-    /// The caps for a transport made from `configuration`.
+    /// The caps for a transport made from `configuration`, with `connectionLimits` where set.
     ///
-    /// Per origin: the configuration's `httpMaximumConnectionsPerHost`, so that the direct path
-    /// loads a server no more than the session would. Its default is 6 for `.default` and
-    /// `.ephemeral`, on Linux as on Apple platforms, and FoundationNetworking passes it to
+    /// Per origin, by default: the configuration's `httpMaximumConnectionsPerHost`, so that the
+    /// direct path loads a server no more than the session would. Its default is 6 for `.default`
+    /// and `.ephemeral`, on Linux as on Apple platforms, and FoundationNetworking passes it to
     /// libcurl (40 concurrent GETs through a Linux session use 6 connections): the six
     /// connections per host of browsers, between OkHttp's 5 requests per host and
     /// AsyncHTTPClient's 8 connections. A value below 1 means no cap per origin, as libcurl reads
-    /// it; the total cap still applies.
-    static func limits(for configuration: URLSessionConfiguration) -> Limits {
+    /// it; the total cap still applies. Across origins, by default: ``defaultTotal``.
+    static func limits(
+        for configuration: URLSessionConfiguration,
+        _ connectionLimits: HTTP1Transport.ConnectionLimits = HTTP1Transport.ConnectionLimits()
+    ) -> Limits {
         let perHost = configuration.httpMaximumConnectionsPerHost
-        return Limits(perOrigin: perHost > 0 ? perHost : .max, total: defaultTotal, idleTimeout: defaultIdleTimeout)
+        return Limits(
+            perOrigin: connectionLimits.perOrigin ?? (perHost > 0 ? perHost : .max),
+            total: connectionLimits.total ?? defaultTotal, idleTimeout: defaultIdleTimeout)
     }
 
     /// A waiting call: its grant or its failure, and the continuation that takes it. Used under

@@ -30,13 +30,16 @@ import Foundation
 /// reads it.
 ///
 /// Connections, kept-alive or not, follow the configuration's `httpMaximumConnectionsPerHost`
-/// per origin (6 by default), with a total cap across origins; later calls wait in order,
-/// cancellable; idle ones close after 30 s. A GET or HEAD that meets a kept-alive connection the server has just
-/// closed goes again on a new one (RFC 9112 §9.3.1). `Accept-Encoding` is sent only when the
-/// request has it; a `gzip` or `deflate` body is decoded as it arrives, and any other coding is
-/// passed on unchanged with its `Content-Encoding` field. Cookies follow the configuration; the
-/// configuration's additional header fields are sent, and `Accept` and `User-Agent` when the
-/// request has none.
+/// per origin (6 by default), with a total cap across origins that follows the process's
+/// descriptor limit; ``ConnectionLimits`` sets either. Later calls wait in order, cancellable;
+/// idle connections are kept, up to the caps, until 30 s without use. A GET or HEAD that meets a
+/// kept-alive connection the server has just closed goes again on a new one (RFC 9112 §9.3.1).
+/// When the process has no descriptor left for a new connection, the call fails with
+/// `URLError(.cannotConnectToHost)` saying "too many open files" (see ``ConnectionLimits``).
+/// `Accept-Encoding` is sent only when the request has it; a `gzip` or `deflate` body is decoded
+/// as it arrives, and any other coding is passed on unchanged with its `Content-Encoding` field.
+/// Cookies follow the configuration; the configuration's additional header fields are sent, and
+/// `Accept` and `User-Agent` when the request has none.
 ///
 /// It carries only `http` URLs: any other scheme (`https` included) fails with
 /// `URLError(.unsupportedURL)` before a connection is opened. It connects directly: the
@@ -52,12 +55,21 @@ public final class HTTP1Transport: WebServiceTransport {
     /// Creates a transport with the connection caps, additional header fields and cookies of
     /// `configuration` (`.default` shares `HTTPCookieStorage.shared`; `.ephemeral` keeps cookies
     /// in memory per transport).
-    public convenience init(configuration: URLSessionConfiguration = .default) {
-        self.init(configuration: configuration, cookies: CookieJar(configuration: configuration))
+    ///
+    /// - Parameters:
+    ///   - configuration: The session configuration whose caps, header fields and cookies apply.
+    ///   - connectionLimits: Caps that replace the configuration's: connections per origin,
+    ///     connections in all. A cap left `nil` keeps its default.
+    public convenience init(
+        configuration: URLSessionConfiguration = .default, connectionLimits: ConnectionLimits = ConnectionLimits()
+    ) {
+        self.init(
+            configuration: configuration, cookies: CookieJar(configuration: configuration),
+            limits: ConnectionPool.limits(for: configuration, connectionLimits))
     }
 
     /// A transport for `configuration` with the cookie jar `cookies` (a routing transport's, shared
-    /// with its session); `limits` replaces the pool's caps and idle timeout (for tests).
+    /// with its session); `limits` replaces the pool's caps and idle timeout.
     init(configuration: URLSessionConfiguration, cookies: CookieJar?, limits: ConnectionPool.Limits? = nil) {
         pool = ConnectionPool(limits: limits ?? ConnectionPool.limits(for: configuration))
         // What Foundation's libcurl sends when a request has neither.
@@ -67,6 +79,13 @@ public final class HTTP1Transport: WebServiceTransport {
         }
         additionalHeaders = headers
         self.cookies = cookies
+    }
+
+    /// The caps in force: both set, as ``init(configuration:connectionLimits:)`` resolved them
+    /// (`Int.max` per origin: no cap per origin).
+    public var connectionLimits: ConnectionLimits {
+        let limits = pool.limits
+        return ConnectionLimits(perOrigin: limits.perOrigin, total: limits.total)
     }
 
     /// How this transport carries a request.
@@ -270,4 +289,55 @@ public final class HTTP1Transport: WebServiceTransport {
 private struct UnsafeSendable<Value>: @unchecked Sendable {
     let value: Value
     init(_ value: Value) { self.value = value }
+}
+
+extension HTTP1Transport {
+    /// How many connections an ``HTTP1Transport`` opens: at most ``perOrigin`` to one origin (host
+    /// and port) and ``total`` in all, each cap counting kept-alive connections (in use or idle)
+    /// and the connections of streamed bodies and downloads alike. A call that finds its origin
+    /// or the transport at its cap waits, in order, for a connection to come free (an idle one
+    /// of another origin is closed to make room); cancelling the call or reaching its timeout
+    /// ends the wait. Idle connections are kept, up to the caps, for 30 s.
+    ///
+    /// ```swift
+    /// // 1,000 calls in flight to one service, each on a connection of its own.
+    /// let transport = RoutingTransport(connectionLimits: .init(perOrigin: 1_000))
+    /// ```
+    ///
+    /// By default (a cap left `nil`):
+    /// - per origin: the session configuration's `httpMaximumConnectionsPerHost` (6 for
+    ///   `.default` and `.ephemeral`; below 1, no cap per origin);
+    /// - in all: ``defaultTotal``, from the process's descriptor limit.
+    ///
+    /// On Linux a connection holds one descriptor (a download to a file one more while it runs)
+    /// and no thread. Raising ``total`` past what the process's descriptor limit (`ulimit -n`)
+    /// leaves is allowed: a call that then finds no descriptor for its connection fails with
+    /// `URLError(.cannotConnectToHost)`, whose description says "too many open files" and whose
+    /// `userInfo[NSUnderlyingErrorKey]` is `POSIXError(.EMFILE)` (or `.ENFILE` when the whole
+    /// system ran out); calls that wait meanwhile go on, each ending once.
+    public struct ConnectionLimits: Sendable, Equatable {
+        /// Open connections to one origin at most; `nil`: the configuration's
+        /// `httpMaximumConnectionsPerHost`. A value below 1 counts as 1; `Int.max` means no cap
+        /// per origin.
+        public var perOrigin: Int?
+        /// Open connections across origins at most; `nil`: ``defaultTotal``. A value below 1
+        /// counts as 1.
+        public var total: Int?
+
+        /// Caps for a transport; a cap left `nil` keeps its default.
+        public init(perOrigin: Int? = nil, total: Int? = nil) {
+            self.perOrigin = perOrigin
+            self.total = total
+        }
+
+        /// The default cap across origins, read from the process's soft `RLIMIT_NOFILE` when a
+        /// transport is made.
+        ///
+        /// On Linux (every exchange on an event loop, one descriptor per connection): the limit
+        /// less a reserve for the rest of the process of a quarter of it (at least 64), between
+        /// 16 and 65,536. `ulimit -n 1024` gives 768; 8,192 gives 6,144; 1,048,576 or unlimited
+        /// gives 65,536. Elsewhere (a thread and three descriptors per connection in use): a
+        /// quarter of the limit over three, between 4 and 256.
+        public static var defaultTotal: Int { ConnectionPool.defaultTotal }
+    }
 }

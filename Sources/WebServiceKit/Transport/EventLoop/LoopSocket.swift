@@ -42,6 +42,10 @@
             while let address = remaining.popFirst() {
                 switch SocketOperations.startConnection(to: address) {
                 case .failure(let error):
+                    // No descriptor left: another address would meet the same.
+                    if SocketOperations.isOutOfDescriptors(error) {
+                        return completion(.failure(SocketOperations.connectionFailure(error, name: name)))
+                    }
                     lastError = error
                     continue
                 case .success(let started):
@@ -70,8 +74,7 @@
                     return
                 }
             }
-            completion(
-                .failure(URLError(.cannotConnectToHost, reason: "cannot connect to \(name): \(lastError.description)")))
+            completion(.failure(SocketOperations.connectionFailure(lastError, name: name)))
         }
 
         /// Writes all of `bytes` (copied now), waiting for the socket to take them, then calls

@@ -97,6 +97,36 @@ enum SocketOperations {
         var description: String { String(cString: strerror(code)) }
     }
 
+    /// Whether `error` says no descriptor is left: for the process (`EMFILE`, its
+    /// `RLIMIT_NOFILE` reached) or for the whole system (`ENFILE`).
+    static func isOutOfDescriptors(_ error: SystemError) -> Bool {
+        error.code == EMFILE || error.code == ENFILE
+    }
+
+    /// The error of a connection to `name` (`host:port`) that could not be made because of
+    /// `error`: `URLError(.cannotConnectToHost)`, as the session reports a connection libcurl
+    /// could not make, with `error` as a `POSIXError` under `NSUnderlyingErrorKey`. When no
+    /// descriptor is left its description says "too many open files" and what to do about it.
+    static func connectionFailure(_ error: SystemError, name: String) -> URLError {
+        let reason: String
+        switch error.code {
+        case EMFILE:
+            reason =
+                "cannot connect to \(name): too many open files (EMFILE): the process has no descriptor left"
+                + " for a new connection; raise its limit (ulimit -n) or lower"
+                + " HTTP1Transport.ConnectionLimits.total"
+        case ENFILE:
+            reason =
+                "cannot connect to \(name): too many open files in the system (ENFILE): the system has no"
+                + " file left for a new connection"
+        default:
+            reason = "cannot connect to \(name): \(error.description)"
+        }
+        var userInfo: [String: Any] = [NSLocalizedDescriptionKey: reason]
+        if let code = POSIXErrorCode(rawValue: error.code) { userInfo[NSUnderlyingErrorKey] = POSIXError(code) }
+        return URLError(.cannotConnectToHost, userInfo: userInfo)
+    }
+
     /// A new non-blocking, close-on-exec socket for `address`, its connection started: `true`
     /// when it connected at once, `false` when it is in progress (wait until writable, then
     /// ``pendingError(of:)``). Fails with the `errno` of a socket that could not start.

@@ -1,0 +1,258 @@
+import Foundation
+import XCTest
+
+@testable import WebServiceKit
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+#if os(Linux) && canImport(CWebServiceKitSystem)
+    /// The HTTP/1.1 transport's caps against the fault server: idle connections kept up to the
+    /// cap between bursts (counted by the server, which tells each request's client port and how
+    /// many requests its connection carried before), and calls that find no descriptor left for
+    /// their connection. Nothing here measures time.
+    final class ConnectionLimitsIntegrationTests: XCTestCase {
+        /// What `/keep-alive/peer` tells of the connection that carried the request.
+        private struct Peer: Decodable, Sendable {
+            /// The client's port: the same port is the same connection.
+            let port: Int
+            /// Requests served before this one on the connection (0: a new connection).
+            let served: Int
+        }
+
+        private static let peer = WebServiceCall<Peer>(relativePath: "keep-alive/peer?tag=%%0%%", timeout: 30)
+        /// Answered only once `n` requests of `group` are at the server: calls that must all be in
+        /// flight at once, each on a connection of its own, whatever the scheduling.
+        private static let barrier = WebServiceCall<Peer>(
+            relativePath: "keep-alive/barrier?tag=%%0%%&group=%%1%%&n=%%2%%", timeout: 30)
+        /// A route whose answer closes the connection: a call that leaves nothing in the pool.
+        private static let closing = WebServiceCall<Data>(relativePath: "ok", timeout: 30)
+
+        /// `count` concurrent barrier calls.
+        private func burst(_ client: WebServiceClient, tag: String, count: Int) async throws -> [Peer] {
+            let group = UUID().uuidString
+            return try await withThrowingTaskGroup(of: Peer.self) { tasks in
+                for _ in 0..<count { tasks.addTask { try await client.perform(Self.barrier, tag, group, count) } }
+                return try await tasks.reduce(into: []) { $0.append($1) }
+            }
+        }
+
+        func testASecondBurstFindsEveryConnectionOfTheFirstIdleAndOpensNone() async throws {
+            // 64 calls in flight at once open 64 connections: more than the 16 idle connections
+            // per origin the blocking path kept. All 64 stay idle in the pool, and the next 64
+            // calls take them all: the server sees no new connection.
+            let count = 64
+            let transport = HTTP1Transport(configuration: .ephemeral, connectionLimits: .init(perOrigin: count))
+            let client = WebServiceClient(serviceRoot: try FaultServer.url(), transport: transport)
+            let tag = UUID().uuidString
+            let first = try await burst(client, tag: tag, count: count)
+            XCTAssertEqual(Set(first.map(\.port)).count, count, "one connection per call")
+            XCTAssertTrue(first.allSatisfy { $0.served == 0 }, "\(first)")
+            XCTAssertEqual(transport.pool.counts.idle, count, "every connection kept, \(transport.pool.counts)")
+            let second = try await burst(client, tag: tag, count: count)
+            XCTAssertEqual(Set(second.map(\.port)), Set(first.map(\.port)), "no new connection")
+            XCTAssertTrue(second.allSatisfy { $0.served == 1 }, "each connection's second request: \(second)")
+            XCTAssertEqual(transport.pool.counts.open, count)
+        }
+
+        func testIdleConnectionsAreClosedByTheIdleTimeoutAndTheNextBurstOpensNewOnes() async throws {
+            let count = 24
+            let transport = HTTP1Transport(
+                configuration: .ephemeral, cookies: nil,
+                limits: .init(perOrigin: count, total: count, idleTimeout: 200_000_000))
+            let client = WebServiceClient(serviceRoot: try FaultServer.url(), transport: transport)
+            let tag = UUID().uuidString
+            let first = try await burst(client, tag: tag, count: count)
+            XCTAssertEqual(Set(first.map(\.port)).count, count)
+            // The idle timer closes them, without another call (a generous limit only bounds a
+            // failing test).
+            var closed = false
+            for _ in 0..<1_000 where !closed {
+                closed = transport.pool.counts.open == 0
+                if !closed { try await Task.sleep(nanoseconds: 10_000_000) }
+            }
+            XCTAssertTrue(closed, "\(transport.pool.counts)")
+            let second = try await burst(client, tag: tag, count: count)
+            XCTAssertTrue(second.allSatisfy { $0.served == 0 }, "all new connections: \(second)")
+            XCTAssertTrue(Set(second.map(\.port)).isDisjoint(with: first.map(\.port)))
+        }
+
+        // MARK: - No descriptor left
+
+        /// What one call ended with.
+        private enum Ending: Sendable {
+            case answered
+            case outOfDescriptors
+            case other(String)
+        }
+
+        /// `count` concurrent calls of `/keep-alive/peer`, each ending counted once.
+        private func endings(_ client: WebServiceClient, tag: String, count: Int) async -> [Ending] {
+            await withTaskGroup(of: Ending.self) { tasks in
+                for _ in 0..<count {
+                    tasks.addTask {
+                        do {
+                            _ = try await client.perform(Self.peer, tag)
+                            return .answered
+                        } catch let WebServiceError.transport(error) {
+                            let underlying = error.userInfo[NSUnderlyingErrorKey] as? POSIXError
+                            guard error.code == .cannotConnectToHost, underlying?.code == .EMFILE,
+                                error.localizedDescription.contains("too many open files")
+                            else { return .other("\(error.code.rawValue): \(error.localizedDescription)") }
+                            return .outOfDescriptors
+                        } catch {
+                            return .other("\(error)")
+                        }
+                    }
+                }
+                return await tasks.reduce(into: []) { $0.append($1) }
+            }
+        }
+
+        /// A client whose transport the test can look into, warmed up: the process's event loops
+        /// and deadline timer exist before the descriptors run out, and the warm-up's connection
+        /// is closed (its route closes it), so that the pool holds nothing.
+        private func warmClient(perOrigin: Int) async throws -> (WebServiceClient, HTTP1Transport) {
+            let transport = HTTP1Transport(configuration: .ephemeral, connectionLimits: .init(perOrigin: perOrigin))
+            let client = WebServiceClient(serviceRoot: try FaultServer.url(), transport: transport)
+            _ = try await client.perform(Self.closing)
+            XCTAssertEqual(transport.pool.counts.open, 0)
+            return (client, transport)
+        }
+
+        func testWithNoDescriptorLeftEveryCallFailsOnceSayingTooManyOpenFiles() async throws {
+            // Two calls get a place in the pool and ten wait; each that fails gives its place to
+            // the next, which fails too: every call ends once, with the same error.
+            let (client, transport) = try await warmClient(perOrigin: 2)
+            let tag = UUID().uuidString
+            let calls = 12
+            let exhaustion = try DescriptorExhaustion(leaving: 0)
+            defer { exhaustion.restore() }
+            let endings = await endings(client, tag: tag, count: calls)
+            // A descriptor another part of the process freed meanwhile (an earlier test's idle
+            // connection that its server closed) may have carried a call: then the pool holds its
+            // connection, or the descriptor is still free.
+            let cameFree = transport.pool.counts.open + exhaustion.spareDescriptors()
+            exhaustion.restore()
+            XCTAssertEqual(endings.count, calls)
+            var answered = 0
+            for ending in endings {
+                switch ending {
+                case .answered: answered += 1
+                case .outOfDescriptors: break
+                case .other(let text): XCTFail(text)
+                }
+            }
+            if cameFree == 0 { XCTAssertEqual(answered, 0, "no descriptor, no answer") }
+            // Every place given back: what is open is idle, nothing leased or waiting.
+            XCTAssertEqual(transport.pool.counts.open, transport.pool.counts.idle, "\(transport.pool.counts)")
+            XCTAssertEqual(transport.pool.counts.waiting, 0)
+            // Descriptors back: the same client works, and no failed call reached the server.
+            _ = try await client.perform(Self.peer, tag)
+            let record = try await FaultServer.record(tag, at: try FaultServer.url())
+            XCTAssertEqual(record.count, answered + 1)
+        }
+
+        func testWithTwoDescriptorsLeftCallsGoOnOrFailEachOnce() async throws {
+            // Sixteen calls, four places: connections that got a descriptor carry calls one after
+            // another; the others fail with the error and give their place to a waiting call.
+            let (client, transport) = try await warmClient(perOrigin: 4)
+            let tag = UUID().uuidString
+            let calls = 16
+            let exhaustion = try DescriptorExhaustion(leaving: 2)
+            defer { exhaustion.restore() }
+            let endings = await endings(client, tag: tag, count: calls)
+            exhaustion.restore()
+            XCTAssertEqual(endings.count, calls)
+            var answered = 0
+            for ending in endings {
+                switch ending {
+                case .answered: answered += 1
+                case .outOfDescriptors: break
+                case .other(let text): XCTFail(text)
+                }
+            }
+            XCTAssertGreaterThanOrEqual(answered, 1, "the first connection had a descriptor")
+            // Every place given back: what is open is idle, nothing leased or waiting.
+            XCTAssertEqual(transport.pool.counts.open, transport.pool.counts.idle, "\(transport.pool.counts)")
+            XCTAssertEqual(transport.pool.counts.waiting, 0)
+            // Each answered call reached the server once; no failed call did.
+            let record = try await FaultServer.record(tag, at: try FaultServer.url())
+            XCTAssertEqual(record.count, answered)
+        }
+    }
+
+    /// Takes every descriptor the process can still open but `free` of them, by lowering the soft
+    /// `RLIMIT_NOFILE` (to at most 4,096, so that filling it stays cheap) and duplicating a
+    /// descriptor of `/dev/null` until `EMFILE`. ``restore()`` closes them and puts the limit
+    /// back; call it in a `defer` so that a failing test restores too. Calling it again does
+    /// nothing.
+    final class DescriptorExhaustion {
+        private var held: [Int32] = []
+        private var original: rlimit?
+        private static let resource = Int32(RLIMIT_NOFILE.rawValue)
+
+        init(leaving free: Int) throws {
+            var limit = rlimit()
+            guard getrlimit(Self.resource, &limit) == 0 else { throw Failure("getrlimit: errno \(errno)") }
+            original = limit
+            var lowered = limit
+            lowered.rlim_cur = min(limit.rlim_cur, 4_096)
+            guard setrlimit(Self.resource, &lowered) == 0 else {
+                restore()
+                throw Failure("setrlimit: errno \(errno)")
+            }
+            let source = open("/dev/null", O_RDONLY | O_CLOEXEC)
+            guard source >= 0 else {
+                restore()
+                throw Failure("open /dev/null: errno \(errno)")
+            }
+            held.append(source)
+            while true {
+                let copy = fcntl(source, F_DUPFD_CLOEXEC, 0)
+                if copy >= 0 {
+                    held.append(copy)
+                    continue
+                }
+                let code = errno
+                guard code == EMFILE, held.count > free else {
+                    restore()
+                    throw Failure("dup stopped with errno \(code) after \(held.count) descriptors")
+                }
+                break
+            }
+            for _ in 0..<free { close(held.removeLast()) }
+        }
+
+        deinit { restore() }
+
+        /// How many descriptors the process could open now (each opened, counted and closed).
+        func spareDescriptors() -> Int {
+            guard let source = held.first else { return 0 }
+            var spare: [Int32] = []
+            while true {
+                let copy = fcntl(source, F_DUPFD_CLOEXEC, 0)
+                guard copy >= 0 else { break }
+                spare.append(copy)
+            }
+            for fd in spare { close(fd) }
+            return spare.count
+        }
+
+        /// Closes the descriptors taken and restores the limit.
+        func restore() {
+            for fd in held { close(fd) }
+            held = []
+            if var limit = original {
+                _ = setrlimit(Self.resource, &limit)
+                original = nil
+            }
+        }
+
+        struct Failure: Error, CustomStringConvertible {
+            let description: String
+            init(_ description: String) { self.description = description }
+        }
+    }
+#endif
