@@ -63,39 +63,31 @@ import XCTest
             wait(for: [ran], timeout: 10)
         }
 
-        func testADispatchTimerStandsInWhileNoLoopCanStartAndTheLoopTakesOverOnceOneDoes() throws {
-            let loop = try EventLoop(name: "test-deadlines")
-            defer { loop.shutdown() }
-            let available = Locked(false)
-            let scheduler = DeadlineScheduler { () throws(URLError) -> EventLoop in
-                guard available.current else { throw URLError(.cannotConnectToHost, reason: "no descriptor left") }
-                return loop
-            }
+        func testTheSchedulerStartsNoLoopAndMovesToTheLoopsOnceTheyRun() throws {
+            // As the process's scheduler with its group: a process that only uses URLSession
+            // gets no loop thread for its deadlines, and one whose loops run gets no other.
+            let loops = SharedEventLoops(name: "wsk-dl", environment: [:], cores: 1)
+            let scheduler = DeadlineScheduler(loopsOf: loops)
             let first = expectation(description: "the action ran without a loop")
+            let firstThread = Locked("")
             _ = scheduler.schedule(after: 0.01) {
-                XCTAssertFalse(loop.inLoop)
+                firstThread.withLock { $0 = Self.currentThreadName() }
                 first.fulfill()
             }
             wait(for: [first], timeout: 10)
-            available.withLock { $0 = true }
+            XCTAssertNil(loops.runningGroup, "the scheduler started the loops")
+            XCTAssertFalse(firstThread.current.hasPrefix("wsk-dl-"), firstThread.current)
+
+            let group = try loops.group()
+            defer { group.shutdown() }
             let second = expectation(description: "the action ran on the loop")
+            let secondThread = Locked("")
             _ = scheduler.schedule(after: 0.01) {
-                XCTAssertTrue(loop.inLoop)
+                secondThread.withLock { $0 = Self.currentThreadName() }
                 second.fulfill()
             }
             wait(for: [second], timeout: 10)
-        }
-
-        func testTheSharedSchedulerRunsItsActionsOnTheProcessLoops() {
-            let name = Locked("")
-            let ran = expectation(description: "the action ran")
-            let token = DeadlineScheduler.shared.schedule(after: 0.01) {
-                name.withLock { $0 = Self.currentThreadName() }
-                ran.fulfill()
-            }
-            wait(for: [ran], timeout: 10)
-            DeadlineScheduler.shared.cancel(token)
-            XCTAssertTrue(name.current.hasPrefix(EventLoopGroup.sharedName + "-"), name.current)
+            XCTAssertEqual(secondThread.current, "wsk-dl-0")
         }
     }
 #endif

@@ -13,12 +13,13 @@ import Foundation
 /// for nothing, and a timer heap of 150,000 entries to keep ordered. Here a cancelled deadline is
 /// forgotten at once, and one timer is armed for the earliest live deadline.
 ///
-/// Where there is epoll (Linux), that timer is a timer of an event loop (``EventLoop``), by
-/// default the first loop of the process's group, and the actions run on the loop's thread: no
-/// thread of the scheduler's own, and no Dispatch worker woken when a deadline passes. Actions
-/// must therefore stay short (they resume a continuation, cancel a task, close a socket). Should
-/// the loop not start (no descriptor left), a Dispatch timer source stands in until it does.
-/// Elsewhere the timer is a Dispatch timer source on a serial queue of the scheduler's own.
+/// Where there is epoll (Linux), once the process's event loops run (the first HTTP/1.1 exchange
+/// starts them), that timer is a timer of the first loop (``EventLoop``) and the actions run on
+/// the loop's thread: no thread of the scheduler's own, and no Dispatch worker woken when a
+/// deadline passes. Actions must therefore stay short (they resume a continuation, cancel a
+/// task, close a socket). The scheduler starts no loop itself: until the loops run (a process
+/// that only uses `URLSession`), and should they fail to start, a Dispatch timer source on a
+/// queue of its own stands in, as the timer is elsewhere.
 final class DeadlineScheduler: @unchecked Sendable {  // `state` is locked; the rest: see each member
     /// A scheduled action, to cancel it.
     struct Token: Hashable, Sendable {
@@ -51,8 +52,8 @@ final class DeadlineScheduler: @unchecked Sendable {  // `state` is locked; the 
     private let state = Locked(State())
 
     #if os(Linux) && canImport(CWebServiceKitSystem)
-        /// Gives the loop whose timer wakes the scheduler; it fails when the loop cannot start.
-        private let loopSource: @Sendable () throws(URLError) -> EventLoop
+        /// Gives the loop whose timer wakes the scheduler, or `nil` while there is none.
+        private let loopSource: @Sendable () -> EventLoop?
         /// The loop, once `loopSource` gave it: the same one from then on.
         private let timerLoop = Locked<EventLoop?>(nil)
         /// The loop's timer and the deadline it is armed for (`UInt64.max`: none). Touched on
@@ -63,20 +64,20 @@ final class DeadlineScheduler: @unchecked Sendable {  // `state` is locked; the 
         /// under `state`'s lock.
         private let standIn = Locked<DispatchSourceTimer?>(nil)
 
-        /// A scheduler whose timer is one of the first loop of the process's group, which the
-        /// first deadline starts if no call did.
-        convenience init() {
-            self.init { () throws(URLError) -> EventLoop in try EventLoopGroup.shared().loops[0] }
+        /// A scheduler whose timer is one of the first loop of `loops` (the process's by
+        /// default) once they run; it does not start them.
+        convenience init(loopsOf loops: SharedEventLoops = .process) {
+            self.init { loops.runningGroup?.loops.first }
         }
 
         /// A scheduler whose timer is one of `loop`: its actions run on that loop's thread.
         convenience init(loop: EventLoop) {
-            self.init { () throws(URLError) -> EventLoop in loop }
+            self.init { loop }
         }
 
         /// A scheduler whose timer is one of the loop `loopSource` gives, asked again at each
         /// arming until it gives one; meanwhile a Dispatch timer stands in.
-        init(loopSource: @escaping @Sendable () throws(URLError) -> EventLoop) {
+        init(loopSource: @escaping @Sendable () -> EventLoop?) {
             self.loopSource = loopSource
         }
 
@@ -93,8 +94,8 @@ final class DeadlineScheduler: @unchecked Sendable {  // `state` is locked; the 
         deinit { timer.cancel() }
     #endif
 
-    /// Runs `action` `seconds` from now, unless cancelled first: on the loop's thread where
-    /// there is an event loop, on the scheduler's queue elsewhere.
+    /// Runs `action` `seconds` from now, unless cancelled first: on the loop's thread where the
+    /// timer is a loop's, else on the scheduler's queue.
     func schedule(after seconds: TimeInterval, _ action: @escaping @Sendable () -> Void) -> Token {
         let now = DispatchTime.now().uptimeNanoseconds
         let delay = seconds >= Double(UInt64.max / 2) / 1e9 ? UInt64.max / 2 : UInt64(max(0, seconds) * 1e9)
@@ -166,7 +167,7 @@ final class DeadlineScheduler: @unchecked Sendable {  // `state` is locked; the 
         /// The loop of the timer, or `nil` while it cannot start.
         private func currentLoop() -> EventLoop? {
             if let loop = timerLoop.current { return loop }
-            guard let loop = try? loopSource() else { return nil }
+            guard let loop = loopSource() else { return nil }
             return timerLoop.withLock { current in
                 if current == nil { current = loop }
                 return current

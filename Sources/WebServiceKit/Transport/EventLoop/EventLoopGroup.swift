@@ -116,6 +116,9 @@ final class SharedEventLoops: Sendable {
             }
             return try outcome.get()
         }
+
+        /// The group if it runs; it is not started.
+        var runningGroup: EventLoopGroup? { slot.withLock { $0.group } }
     #endif
 }
 
