@@ -1,13 +1,26 @@
 import Dispatch
 import Foundation
 
-/// Runs actions at deadlines from one timer: the whole-exchange timeout of every call.
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Runs actions at deadlines from one timer: the whole-exchange timeout of every call, the
+/// connection pool's idle timer and its waiting calls' deadlines.
 ///
 /// `DispatchQueue.asyncAfter` keeps a cancelled work item (about 600 bytes) queued until its
 /// deadline passes: at 2,500 calls a second under the 60-second default timeout, some 90 MB held
 /// for nothing, and a timer heap of 150,000 entries to keep ordered. Here a cancelled deadline is
-/// forgotten at once, and one timer source is armed for the earliest live deadline.
-final class DeadlineScheduler: @unchecked Sendable {  // `state` is locked; a dispatch source is thread-safe
+/// forgotten at once, and one timer is armed for the earliest live deadline.
+///
+/// Where there is epoll (Linux), once the process's event loops run (the first HTTP/1.1 exchange
+/// starts them), that timer is a timer of the first loop (``EventLoop``) and the actions run on
+/// the loop's thread: no thread of the scheduler's own, and no Dispatch worker woken when a
+/// deadline passes. Actions must therefore stay short (they resume a continuation, cancel a
+/// task, close a socket). The scheduler starts no loop itself: until the loops run (a process
+/// that only uses `URLSession`), and should they fail to start, a Dispatch timer source on a
+/// queue of its own stands in, as the timer is elsewhere.
+final class DeadlineScheduler: @unchecked Sendable {  // `state` is locked; the rest: see each member
     /// A scheduled action, to cancel it.
     struct Token: Hashable, Sendable {
         fileprivate let id: UInt64
@@ -24,8 +37,10 @@ final class DeadlineScheduler: @unchecked Sendable {  // `state` is locked; a di
         /// The live actions; an entry of `heap` without one was cancelled.
         var actions: [UInt64: @Sendable () -> Void] = [:]
         var nextID: UInt64 = 0
-        /// The deadline the timer is armed for (`UInt64.max`: not armed).
+        /// The deadline the timer is (or is about to be) armed for (`UInt64.max`: not armed).
         var armed = UInt64.max
+        /// Whether work that brings the loop's timer to `armed` is queued on the loop already.
+        var syncQueued = false
     }
 
     /// The process's scheduler, which every transport shares.
@@ -35,34 +50,67 @@ final class DeadlineScheduler: @unchecked Sendable {  // `state` is locked; a di
     static let leeway = DispatchTimeInterval.milliseconds(5)
 
     private let state = Locked(State())
-    private let timer: DispatchSourceTimer
 
-    init(queue: DispatchQueue = DispatchQueue(label: "WebServiceKit.deadlines")) {
-        timer = DispatchSource.makeTimerSource(queue: queue)
-        timer.setEventHandler { [weak self] in self?.fire() }
-        timer.activate()
-    }
+    #if os(Linux) && canImport(CWebServiceKitSystem)
+        /// Gives the loop whose timer wakes the scheduler, or `nil` while there is none.
+        private let loopSource: @Sendable () -> EventLoop?
+        /// The loop, once `loopSource` gave it: the same one from then on.
+        private let timerLoop = Locked<EventLoop?>(nil)
+        /// The loop's timer and the deadline it is armed for (`UInt64.max`: none). Touched on
+        /// the loop's thread only.
+        private var loopTimer: TimerQueue<() -> Void>.ID?
+        private var loopDeadline = UInt64.max
+        /// The Dispatch timer that stands in while no loop runs; made when first needed, armed
+        /// under `state`'s lock.
+        private let standIn = Locked<DispatchSourceTimer?>(nil)
 
-    deinit { timer.cancel() }
+        /// A scheduler whose timer is one of the first loop of `loops` (the process's by
+        /// default) once they run; it does not start them.
+        convenience init(loopsOf loops: SharedEventLoops = .process) {
+            self.init { loops.runningGroup?.loops.first }
+        }
 
-    /// Runs `action` (on the scheduler's queue) `seconds` from now, unless cancelled first.
+        /// A scheduler whose timer is one of `loop`: its actions run on that loop's thread.
+        convenience init(loop: EventLoop) {
+            self.init { loop }
+        }
+
+        /// A scheduler whose timer is one of the loop `loopSource` gives, asked again at each
+        /// arming until it gives one; meanwhile a Dispatch timer stands in.
+        init(loopSource: @escaping @Sendable () -> EventLoop?) {
+            self.loopSource = loopSource
+        }
+
+        deinit { standIn.current?.cancel() }
+    #else
+        private let timer: DispatchSourceTimer
+
+        init(queue: DispatchQueue = DispatchQueue(label: "WebServiceKit.deadlines")) {
+            timer = DispatchSource.makeTimerSource(queue: queue)
+            timer.setEventHandler { [weak self] in self?.fire() }
+            timer.activate()
+        }
+
+        deinit { timer.cancel() }
+    #endif
+
+    /// Runs `action` `seconds` from now, unless cancelled first: on the loop's thread where the
+    /// timer is a loop's, else on the scheduler's queue.
     func schedule(after seconds: TimeInterval, _ action: @escaping @Sendable () -> Void) -> Token {
         let now = DispatchTime.now().uptimeNanoseconds
         let delay = seconds >= Double(UInt64.max / 2) / 1e9 ? UInt64.max / 2 : UInt64(max(0, seconds) * 1e9)
         let deadline = now + delay
-        return state.withLock { state in
+        let (token, needsSync) = state.withLock { state -> (Token, Bool) in
             state.nextID += 1
             let id = state.nextID
             state.actions[id] = action
             state.push(Entry(deadline: deadline, id: id))
-            if deadline < state.armed {
-                // Armed under the lock, so that two calls (or a call and `fire`) cannot leave the
-                // timer set for the later of their deadlines.
-                state.armed = deadline
-                arm(at: deadline)
-            }
-            return Token(id: id)
+            guard deadline < state.armed else { return (Token(id: id), false) }
+            state.armed = deadline
+            return (Token(id: id), rearm(&state))
         }
+        if needsSync { syncTimer() }
+        return token
     }
 
     /// Forgets the action of `token`; it never runs, even if its deadline is passing now.
@@ -78,13 +126,10 @@ final class DeadlineScheduler: @unchecked Sendable {  // `state` is locked; a di
     /// The actions waiting, and the heap's size (live and cancelled entries): for tests.
     var counts: (pending: Int, stored: Int) { state.withLock { ($0.actions.count, $0.heap.count) } }
 
-    private func arm(at deadline: UInt64) {
-        timer.schedule(deadline: DispatchTime(uptimeNanoseconds: deadline), leeway: Self.leeway)
-    }
-
+    /// Runs the actions whose deadline passed, and arms the timer for the next live one.
     private func fire() {
         let now = DispatchTime.now().uptimeNanoseconds
-        let due = state.withLock { state in
+        let (due, needsSync) = state.withLock { state -> ([@Sendable () -> Void], Bool) in
             var due: [@Sendable () -> Void] = []
             while let top = state.heap.first, top.deadline <= now {
                 state.popTop()
@@ -93,12 +138,88 @@ final class DeadlineScheduler: @unchecked Sendable {  // `state` is locked; a di
             // Skip cancelled entries so that the timer is armed for a live deadline.
             while let top = state.heap.first, state.actions[top.id] == nil { state.popTop() }
             state.armed = state.heap.first?.deadline ?? .max
-            if state.armed != .max { arm(at: state.armed) }
-            return due
+            return (due, state.armed != .max && rearm(&state))
         }
+        if needsSync { syncTimer() }
         // Outside the lock: an action may schedule or cancel.
         for action in due { action() }
     }
+
+    #if os(Linux) && canImport(CWebServiceKitSystem)
+        /// Called under the lock once `armed` changed: whether the caller must bring the loop's
+        /// timer to it (``syncTimer()``), that is, whether no such work is queued on the loop
+        /// already (the work queued reads `armed` when it runs, so one is enough).
+        private func rearm(_ state: inout State) -> Bool {
+            guard !state.syncQueued else { return false }
+            state.syncQueued = true
+            return true
+        }
+
+        /// Brings the loop's timer to the earliest deadline: at once on the loop's thread, else
+        /// through work handed to the loop; with the stand-in while no loop runs.
+        private func syncTimer() {
+            guard let loop = currentLoop() else { return armStandIn() }
+            if loop.inLoop { return syncLoopTimer(on: loop) }
+            // A loop that is shutting down (a test's own) takes no more work.
+            guard loop.execute({ [weak self] in self?.syncLoopTimer(on: loop) }) else { return armStandIn() }
+        }
+
+        /// The loop of the timer, or `nil` while it cannot start.
+        private func currentLoop() -> EventLoop? {
+            if let loop = timerLoop.current { return loop }
+            guard let loop = loopSource() else { return nil }
+            return timerLoop.withLock { current in
+                if current == nil { current = loop }
+                return current
+            }
+        }
+
+        /// On the loop: arms its timer for `armed`, replacing the one armed before.
+        private func syncLoopTimer(on loop: EventLoop) {
+            let wanted = state.withLock { state in
+                state.syncQueued = false
+                return state.armed
+            }
+            guard wanted != loopDeadline else { return }
+            if let loopTimer { loop.cancelTimer(loopTimer) }
+            loopTimer = nil
+            loopDeadline = wanted
+            guard wanted != .max else { return }
+            loopTimer = loop.schedule(at: wanted) { [weak self] in
+                guard let self else { return }
+                loopTimer = nil
+                loopDeadline = .max
+                fire()
+            }
+        }
+
+        /// Arms the Dispatch timer that stands in for the loop's for `armed`.
+        private func armStandIn() {
+            state.withLock { state in
+                state.syncQueued = false
+                guard state.armed != .max else { return }
+                let timer = standIn.withLock { timer in
+                    if let timer { return timer }
+                    let made = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "WebServiceKit.deadlines"))
+                    made.setEventHandler { [weak self] in self?.fire() }
+                    made.activate()
+                    timer = made
+                    return made
+                }
+                // Under the lock, so that two armings cannot leave it set for the later deadline.
+                timer.schedule(deadline: DispatchTime(uptimeNanoseconds: state.armed), leeway: Self.leeway)
+            }
+        }
+    #else
+        /// Called under the lock once `armed` changed: arms the timer there, so that two calls
+        /// (or a call and `fire`) cannot leave it set for the later of their deadlines.
+        private func rearm(_ state: inout State) -> Bool {
+            timer.schedule(deadline: DispatchTime(uptimeNanoseconds: state.armed), leeway: Self.leeway)
+            return false
+        }
+
+        private func syncTimer() {}
+    #endif
 }
 
 extension DeadlineScheduler.State {

@@ -54,13 +54,19 @@
     }
 
     /// Resolves host names off the event loops, on a fixed number of serial queues (so at most
-    /// that many threads block in `getaddrinfo(3)`, whatever the number of calls).
+    /// that many threads block in `getaddrinfo(3)`, whatever the number of calls). A numeric
+    /// host never comes here: the exchanges parse it on their loop, and no resolver thread runs
+    /// for it.
     final class HostResolver: Sendable {
         /// The process's resolver: two lookups at a time.
         static let shared = HostResolver(width: 2)
 
         private let queues: [DispatchQueue]
         private let turn = Locked(0)
+        private let asked = Locked(0)
+
+        /// The lookups handed to the resolver so far: for tests.
+        var lookups: Int { asked.current }
 
         init(width: Int) {
             queues = (0..<max(1, width)).map { DispatchQueue(label: "WebServiceKit.resolver-\($0)") }
@@ -70,6 +76,7 @@
         func resolve(
             host: String, port: Int, completion: @escaping @Sendable (Result<[ResolvedAddress], URLError>) -> Void
         ) {
+            asked.withLock { $0 += 1 }
             let index = turn.withLock { turn in
                 defer { turn = (turn + 1) % queues.count }
                 return turn
