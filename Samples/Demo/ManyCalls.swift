@@ -17,7 +17,7 @@ private func threadCount() -> Int? {
     #endif
 }
 
-/// The highest thread count seen by any of the calls as it ended.
+/// The highest thread count seen once every call started and by each call as it ended.
 private final class PeakThreads: @unchecked Sendable {  // guarded by `lock`
     private let lock = NSLock()
     private var peak: Int?
@@ -49,6 +49,8 @@ func demonstrateManyCalls(root: URL) async {
                 return port
             }
         }
+        // Every call started: most are in flight now, waiting for a connection or an answer.
+        peak.sample()
         var ports: [Int?] = []
         for await port in group { ports.append(port) }
         return ports

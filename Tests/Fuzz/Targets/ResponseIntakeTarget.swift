@@ -71,17 +71,18 @@ enum ResponseIntakeTarget {
         }
     }
 
-    /// Whether two outcomes refuse the same coded body, one as undecodable and one as over the
-    /// limit. ``ContentDecoder`` hands out what it inflated when its buffer fills or a piece ends, so
-    /// a piece that ends before a fault in the coded data can pass the limit first, while one piece
-    /// reaches the fault before its output is counted (the `inflate` target allows the same). Only
-    /// a coded body can be undecodable, so the pair never excuses a plain body.
+    /// Whether two outcomes both refuse a coded body, whatever each says. ``ContentDecoder`` hands
+    /// out what it inflated when its buffer fills or a piece ends, so the pieces decide which fault
+    /// is met first: a piece that ends before a fault in the coded data can pass the limit first,
+    /// or (with chained codings) let the next coding fail on the partial output, while one piece
+    /// reaches the first coding's fault before anything is handed on (the `inflate` target allows
+    /// the same). Only a coded body can be undecodable, so a plain body is always compared exactly.
     static func refusesTheSameCodedBody(_ one: Outcome, _ other: Outcome) -> Bool {
         guard let first = one.error, let second = other.error else { return false }
         let undecodable = "URLError \(URLError.Code.cannotDecodeContentData.rawValue):"
         let tooLarge = "WebServiceError.responseTooLarge"
-        return (first.hasPrefix(undecodable) && second.hasPrefix(tooLarge))
-            || (first.hasPrefix(tooLarge) && second.hasPrefix(undecodable))
+        let refusals = [first, second].filter { $0.hasPrefix(undecodable) || $0.hasPrefix(tooLarge) }
+        return refusals.count == 2 && refusals.contains { $0.hasPrefix(undecodable) }
     }
 
     /// Feeds `bytes` to a fresh intake in pieces of `sizes` (cycled) until its parser is complete,
