@@ -17,7 +17,8 @@ import Foundation
 /// - the outcome is the same however the bytes are split: the same error (its kind and text), or
 ///   the same status, fields, body, "complete before the close" and "connection reusable" (a
 ///   response followed by more bytes, fed or not, leaves the connection unusable either way: the
-///   loop closes an idle connection the server speaks on);
+///   loop closes an idle connection the server speaks on). One allowance: a coded body refused
+///   both ways may be refused for different faults (``refusesTheSameCodedBody(_:_:)``);
 /// - a reusable connection follows a response complete before the close;
 /// - a final status is 200–599, and a HEAD, 204 or 304 response has no body;
 /// - a body kept in memory is within the limit.
