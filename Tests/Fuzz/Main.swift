@@ -24,6 +24,7 @@ let fuzzTargets: [(name: String, run: @Sendable ([UInt8]) -> Void)] = [
     ("cookie", CookieTarget.run),
     ("json-scan", JSONScanTarget.run),
     ("redaction", RedactionTarget.run),
+    ("response-intake", ResponseIntakeTarget.run),
 ]
 
 /// The target `WEBSERVICEKIT_FUZZ_TARGET` names; `nil` when it names none.

@@ -4,6 +4,10 @@ import XCTest
 @testable import WebServiceKit
 @testable import WebServiceKitOData
 
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
 /// One test per finding of the libFuzzer targets in `Tests/Fuzz` (run with `Scripts/fuzz`): each
 /// feeds the input that broke an invariant, or crashed, through the same code. The inputs are
 /// also in the seed corpus, under `Tests/Fuzz/Corpus/<target>/`.
@@ -157,5 +161,65 @@ final class FuzzRegressionTests: XCTestCase {
             let form = MultipartForm(parts: [FormData(name: "a", value: content)], boundary: "XyZ")
             XCTAssertNoThrow(try form.makeBody(), "\(content.debugDescription) cannot end the part")
         }
+    }
+
+    // MARK: - response-intake: the error of the earliest bytes, whatever the pieces
+
+    /// The outcome of `response` fed to a ``ResponseIntake`` in pieces of `size` (whole for `nil`)
+    /// until its parser is complete, then ended as the event loop ends it: the error's code, or
+    /// `nil` for a response.
+    private func intakeError(_ response: [UInt8], limit: Int? = nil, pieces size: Int?) -> String? {
+        let context = TransportContext(
+            call: CallDescriptor(CallFields(relativePath: "x"), supportsSerializationRoot: false), uploadLength: nil,
+            progress: nil, responseBody: ResponseBodySink(maximumSize: limit, download: nil, progress: nil))
+        var intake = ResponseIntake(method: "GET", context: context)
+        var offset = 0
+        do {
+            while offset < response.count, !intake.parser.isComplete {
+                let end = min(response.count, offset + (size ?? response.count))
+                try intake.take(response[offset..<end])
+                offset = end
+            }
+            _ = try intake.finish(url: URL(string: "http://127.0.0.1/x")!)
+            return nil
+        } catch let error as URLError {
+            return "URLError \(error.code.rawValue)"
+        } catch WebServiceError.responseTooLarge {
+            return "responseTooLarge"
+        } catch {
+            return "\(error)"
+        }
+    }
+
+    /// `response-intake/gzip-fault-then-framing-fault`: a gzip body whose first chunk is not valid
+    /// DEFLATE data, followed by a chunk that lacks its CRLF. Fed in pieces, the decoder refused the
+    /// first chunk (`.cannotDecodeContentData`) before the framing fault arrived; fed whole, the
+    /// parser reached the framing fault first and the call failed with `.badServerResponse`. The
+    /// intake now moves the body parsed before a framing fault into the sink (and its decoder)
+    /// first, so the error is that of the earliest bytes however the socket splits them.
+    func testAnUndecodableBodyBeforeAFramingFaultFailsTheSameInEveryPiece() {
+        let response =
+            Array("HTTP/1.1 200 OK\r\nContent-Encoding: gzip\r\nTransfer-Encoding: chunked\r\n\r\n14\r\n".utf8)
+            + [0x1F, 0x8B, 0x08, 0x00, 0x00, 0x00, 0x02, 0x0B, 0x03] + Array("HTTP/1.0".utf8) + [0x00, 0x00]
+            + Array(" 200 O".utf8) + [0x00] + Array("K".utf8)
+        let expected = "URLError \(URLError.Code.cannotDecodeContentData.rawValue)"
+        for size in [nil, 13, 1] {
+            XCTAssertEqual(intakeError(response, pieces: size), expected, "pieces of \(size ?? response.count)")
+        }
+    }
+
+    /// `response-intake/over-limit-then-malformed`: the same order for the size limit: a chunk that
+    /// passes the limit, then a malformed chunk size, is over the limit in one piece as in several.
+    func testABodyOverTheLimitBeforeAFramingFaultFailsTheSameInEveryPiece() {
+        let response =
+            Array("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n14\r\n0123456789abcdefghij\r\nzz\r\n".utf8)
+        for size in [nil, 60, 1] {
+            XCTAssertEqual(
+                intakeError(response, limit: 16, pieces: size), "responseTooLarge",
+                "pieces of \(size ?? response.count)")
+        }
+        // With no limit, the framing fault is the error.
+        XCTAssertEqual(
+            intakeError(response, pieces: nil), "URLError \(URLError.Code.badServerResponse.rawValue)")
     }
 }

@@ -41,9 +41,10 @@ struct CallLifecycle: Sendable {
     }
 
     /// Starts a callback call's `operation` (``WebServiceClient/startImmediately(_:)``) and
-    /// returns the task that cancels it.
+    /// returns the task that cancels it. Only a callback call's lifecycle
+    /// (``init(callbacksOf:progress:cancelled:)``) starts this way, and it always has a task.
     func start(_ operation: sending @escaping @isolated(any) () async -> Void) -> WebServiceTask {
-        let task = self.task ?? WebServiceTask { _ in }
+        guard let task else { preconditionFailure("start(_:) is for a callback call's lifecycle, which has a task") }
         task.attach(client.startImmediately(operation))
         return task
     }

@@ -217,14 +217,21 @@ struct ResponseIntake {
 
     /// Parses `bytes`, the next ones of the response, and moves the body parsed so far into the
     /// sink. A malformed response throws `URLError(.badServerResponse)`; a body over the size
-    /// limit, the sink's error.
+    /// limit, the sink's error; a body that does not decode, the decoder's.
+    ///
+    /// Errors come in the order of the bytes that cause them, whatever pieces the bytes arrive
+    /// in: the body parsed before a framing fault goes to the sink (and its decoder) first, so a
+    /// body that passed the limit, or did not decode, before the fault fails for that, as it does
+    /// when the fault arrives in a later piece.
     mutating func take(_ bytes: some Sequence<UInt8>) throws {
+        var fault: HTTP1ParseError?
         do {
             _ = try parser.feed(bytes)
         } catch {
-            throw URLError(.badServerResponse, reason: error.description)
+            fault = error
         }
         try keepBody()
+        if let fault { throw URLError(.badServerResponse, reason: fault.description) }
     }
 
     /// Moves the body parsed so far into the call's sink, decoded on the way when it has a
