@@ -21,7 +21,7 @@ extension ScalingBenchmark {
     }
 
     /// Runs `argv` (its first word an absolute path) with its standard output in a pipe, counts
-    /// `/proc/PID/task` and `/proc/PID/fd` every ``sampleMilliseconds`` while it runs, and kills
+    /// `/proc/PID/task` and `/proc/PID/fd` every ``sampleMilliseconds`` until it prints its result, and kills
     /// it (SIGKILL) after `timeout` seconds. Its standard error goes where this process's goes.
     static func runSampled(_ argv: [String], timeout: Double) -> SampledResult {
         #if os(Linux)
@@ -52,12 +52,16 @@ extension ScalingBenchmark {
             var peakDescriptors = 0
             var peakThreadNames = ""
             reading: while true {
-                let threads = countEntries(of: "/proc/\(pid)/task")
-                if threads > peakThreads {
-                    peakThreads = threads
-                    peakThreadNames = threadNames(of: pid)
+                // Sampled until the child prints its result, which it does once its calls are
+                // done: what its exit starts (releasing its client) is not the calls' cost.
+                if output.isEmpty {
+                    let threads = countEntries(of: "/proc/\(pid)/task")
+                    if threads > peakThreads {
+                        peakThreads = threads
+                        peakThreadNames = threadNames(of: pid)
+                    }
+                    peakDescriptors = max(peakDescriptors, countEntries(of: "/proc/\(pid)/fd"))
                 }
-                peakDescriptors = max(peakDescriptors, countEntries(of: "/proc/\(pid)/fd"))
                 if DispatchTime.now().uptimeNanoseconds > deadline {
                     kill(pid, SIGKILL)
                     killed = true
