@@ -89,6 +89,24 @@
                 }
             }
         }
+
+        /// The addresses of `host`, for `body` on `loop` (called from `loop`): a numeric host is
+        /// parsed there at once, without asking DNS and without a resolver thread; a name is
+        /// resolved on the resolver's queues first.
+        func addresses(
+            of host: String, port: Int, on loop: EventLoop,
+            _ body: @escaping @Sendable (Result<[ResolvedAddress], URLError>) -> Void
+        ) {
+            guard SocketOperations.isNumeric(host) else {
+                resolve(host: host, port: port) { result in loop.execute { body(result) } }
+                return
+            }
+            do throws(URLError) {
+                body(.success(try SocketOperations.resolve(host: host, port: port)))
+            } catch {
+                body(.failure(error))
+            }
+        }
     }
 
     /// One GET or HEAD without a body on a kept-alive ``LoopConnection``, driven by the
@@ -187,23 +205,12 @@
         }
 
         private func connect() {
-            guard SocketOperations.isNumeric(host) else {
-                resolver.resolve(host: host, port: port) { [self] result in
-                    loop.execute { [self] in
-                        guard !done else { return }
-                        switch result {
-                        case .success(let addresses): connect(to: addresses)
-                        case .failure(let error): fail(error)
-                        }
-                    }
+            resolver.addresses(of: host, port: port, on: loop) { [self] result in
+                guard !done else { return }
+                switch result {
+                case .success(let addresses): connect(to: addresses)
+                case .failure(let error): fail(error)
                 }
-                return
-            }
-            // A numeric address: getaddrinfo parses it without asking DNS.
-            do throws(URLError) {
-                connect(to: try SocketOperations.resolve(host: host, port: port))
-            } catch {
-                fail(error)
             }
         }
 

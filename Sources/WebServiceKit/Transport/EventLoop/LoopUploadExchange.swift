@@ -282,23 +282,12 @@
         }
 
         private func connect() {
-            guard SocketOperations.isNumeric(host) else {
-                resolver.resolve(host: host, port: port) { [self] result in
-                    loop.execute { [self] in
-                        guard !done else { return }
-                        switch result {
-                        case .success(let addresses): connect(to: addresses)
-                        case .failure(let error): fail(error)
-                        }
-                    }
+            resolver.addresses(of: host, port: port, on: loop) { [self] result in
+                guard !done else { return }
+                switch result {
+                case .success(let addresses): connect(to: addresses)
+                case .failure(let error): fail(error)
                 }
-                return
-            }
-            // A numeric address: getaddrinfo parses it without asking DNS.
-            do throws(URLError) {
-                connect(to: try SocketOperations.resolve(host: host, port: port))
-            } catch {
-                fail(error)
             }
         }
 
