@@ -21,24 +21,7 @@ import XCTest
         override func tearDown() async throws { loop.shutdown() }
 
         /// A listening socket on 127.0.0.1 and its port.
-        private func listener() throws -> (fd: Int32, port: Int) {
-            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_addr.s_addr = inet_addr("127.0.0.1")
-            address.sin_port = 0
-            let bound = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-                }
-            }
-            guard fd >= 0, bound == 0, listen(fd, 8) == 0 else { throw URLError(.cannotConnectToHost) }
-            var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-            _ = withUnsafeMutablePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
-            }
-            return (fd, Int(UInt16(bigEndian: address.sin_port)))
-        }
+        private func listener() throws -> (fd: Int32, port: Int) { try loopbackListener() }
 
         /// Accepts `count` connections one after another; on each, reads the request head and
         /// answers `200` with the body `ok`, then closes.
