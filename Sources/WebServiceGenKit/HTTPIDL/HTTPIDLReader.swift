@@ -74,12 +74,14 @@ struct HTTPIDLReader {
 
     private static func read(_ message: HTTPIDLFile.Message) throws(IDLError) -> IDLModule {
         var module = IDLModule()
+        // Parts only: the resolver checks the whole generated name (`GetUserDataResponse`)
+        // against the reserved type names, so `/user/data` does not become `GetUserDataModel…`.
         let messageName =
-            message.name.map(SwiftNaming.typeName)
+            message.name.map(SwiftNaming.typeNamePart)
             ?? message.uri.map { component in
                 switch component {
-                case .literal(let text): SwiftNaming.typeName(text)
-                case .parameter(let name, _): SwiftNaming.typeName(name)
+                case .literal(let text): SwiftNaming.typeNamePart(text)
+                case .parameter(let name, _): SwiftNaming.typeNamePart(name)
                 }
             }.joined()
         var methods: [String] = []

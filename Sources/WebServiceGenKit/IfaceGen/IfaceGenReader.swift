@@ -111,7 +111,7 @@ struct IfaceGenReader {
         var fields: [IDLField] = []
         for member in node.members ?? [] {
             let (type, optional) = try readType(
-                member.value, nestedName: name + SwiftNaming.typeName(member.key),
+                member.value, nestedName: name + SwiftNaming.typeNamePart(member.key),
                 context: "`\(member.key)` of \(name)", into: &nested)
             fields.append(
                 IDLField(
@@ -190,7 +190,7 @@ struct IfaceGenReader {
                 at: member.keyLocation)
         }
         var structures: [IDLStructure] = []
-        let typeBase = SwiftNaming.typeName(name)
+        let typeBase = SwiftNaming.typeNamePart(name)
 
         // The body.
         var body: (type: IDLType, location: SourceLocation)?
@@ -308,7 +308,7 @@ struct IfaceGenReader {
                     // ifacegen's flattening: a one-key object returns that key's value.
                     let only = responseMembers[0]
                     let (type, optional) = try readType(
-                        only.value, nestedName: typeBase + SwiftNaming.typeName(only.key),
+                        only.value, nestedName: typeBase + SwiftNaming.typeNamePart(only.key),
                         context: "`\(only.key)` of the response of \(name)", into: &structures)
                     guard !optional else {
                         throw IDLError("the response value cannot be optional", at: only.value.location)

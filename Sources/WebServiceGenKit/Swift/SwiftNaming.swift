@@ -23,13 +23,22 @@ public enum SwiftNaming {
 
     /// `UpperCamelCase` for a type: `place_details` → `PlaceDetails`, `HTTPBin` stays; a name that
     /// would hide a standard type gets `Model` appended (`Data` → `DataModel`).
+    ///
+    /// Only a whole name is checked against the reserved names: a generated name built from
+    /// parts (`GetUserData` from `GET /user/data`) gets `Model` only if the whole of it clashes.
     public static func typeName(_ name: String) -> String {
-        let parts = words(name)
-        var result = parts.map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined()
+        var result = typeNamePart(name)
         if result.isEmpty { result = "Model" }
         if result.first!.isNumber { result = "_" + result }
         if reservedTypeNames.contains(result) { result += "Model" }
         return result
+    }
+
+    /// The UpperCamelCase words of `name` for use inside a longer type name (`data` → `Data`):
+    /// no reserved-name check, no `_` before a leading digit. ``typeName(_:)`` applies both to
+    /// the whole name once it is put together.
+    static func typeNamePart(_ name: String) -> String {
+        words(name).map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined()
     }
 
     /// `lowerCamelCase` for a property or call: `formatted_address` → `formattedAddress`,
