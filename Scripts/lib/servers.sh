@@ -13,6 +13,7 @@ MULTIPART_VENV="$REPO_ROOT/.venv-multipart"
 ODATA_VENV="$REPO_ROOT/.venv-odata"
 JSONRPC_VENV="$REPO_ROOT/.venv-jsonrpc"
 DIFFERENTIAL_VENV="$REPO_ROOT/.venv-differential"
+MULTIPART_NAMES_VENV="$REPO_ROOT/.venv-multipart-names"
 
 # Creates virtual environment $1 from requirements file $2 when missing or when the file changed.
 make_venv() {
@@ -53,6 +54,24 @@ ensure_jsonrpc_venv() {
 # Tests/Servers/requirements-differential.txt.
 ensure_differential_venv() {
     make_venv "$DIFFERENTIAL_VENV" "$REPO_ROOT/Tests/Servers/requirements-differential.txt"
+}
+
+# Werkzeug, Django and python-multipart for the multipart name tests, pinned in
+# Tests/Servers/requirements-multipart-names.txt.
+ensure_multipart_names_venv() {
+    make_venv "$MULTIPART_NAMES_VENV" "$REPO_ROOT/Tests/Servers/requirements-multipart-names.txt"
+}
+
+# Installs Debian's PHP 8.2 command line (for its built-in web server) when `php` is missing;
+# fails where apt-get cannot.
+ensure_php() {
+    command -v php >/dev/null && return
+    command -v apt-get >/dev/null || return 1
+    log "installing php8.2-cli"
+    local sudo=""
+    [ "$(id -u)" = 0 ] || sudo=sudo
+    $sudo apt-get update -qq || return 1
+    $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends php8.2-cli >/dev/null
 }
 
 # Prints a TCP port that is free on 127.0.0.1 now.
@@ -129,6 +148,20 @@ start_jsonrpc_server() {
 start_fault_server() {
     start_server "${1:-WEBSERVICEKIT_FAULT_URL}" "" ok \
         python3 "$REPO_ROOT/Tests/Servers/fault_server.py" @PORT@
+}
+
+# Starts the server that parses multipart bodies with Werkzeug, Django or python-multipart (by
+# path; Tests/Servers/multipart_names.py) and exports WEBSERVICEKIT_MULTIPART_NAMES_URL.
+start_multipart_names() {
+    start_server WEBSERVICEKIT_MULTIPART_NAMES_URL "" "" \
+        "$MULTIPART_NAMES_VENV/bin/python" "$REPO_ROOT/Tests/Servers/multipart_names.py" @PORT@
+}
+
+# Starts PHP's built-in web server with Tests/Servers/multipart_names.php, which answers with
+# what PHP's own form parser read, and exports WEBSERVICEKIT_PHP_MULTIPART_URL.
+start_php_multipart() {
+    start_server WEBSERVICEKIT_PHP_MULTIPART_URL "" "" \
+        php -n -d file_uploads=1 -S "127.0.0.1:@PORT@" "$REPO_ROOT/Tests/Servers/multipart_names.php"
 }
 
 stop_servers() {

@@ -66,6 +66,10 @@ public struct CallFields: Sendable {
     /// ``WebServiceError/invalidArguments(index:reason:)`` rather than send a body that would be
     /// cut there (RFC 2046 §5.1.1); file and stream parts are not searched.
     public var multipartBoundary: String? = nil
+    /// How multipart bodies write `"`, a backslash, CR and LF in field names and file names:
+    /// `%22` as browsers do (the default) or `\"` for PHP, Django and python-multipart, which
+    /// keep `%22` as it is (``MultipartNameEscaping``).
+    public var multipartNameEscaping: MultipartNameEscaping = .percentEncoding
     /// How much of this call is logged; `nil` uses the client's level.
     public var logLevel: LogLevel? = nil
 

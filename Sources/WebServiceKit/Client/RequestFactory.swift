@@ -82,7 +82,9 @@ struct RequestFactory {
         let bound: (RequestBody, String?)?
         if let open, !open.parts.isEmpty {
             bodyPosition = nil
-            bound = try multipartBody(open.parts, boundary: declared.fields.multipartBoundary)
+            bound = try multipartBody(
+                open.parts, boundary: declared.fields.multipartBoundary,
+                nameEscaping: declared.fields.multipartNameEscaping)
         } else if let explicit = declared.fields.bodyParameter {
             bodyPosition = explicit
             bound = try body(at: explicit, binder: binder, fields: declared.fields)
@@ -317,9 +319,11 @@ struct RequestFactory {
     // MARK: Body
 
     /// `FormData` and `[FormData]` arguments, in order, make the body `multipart/form-data`.
-    private func multipartBody(_ parts: [FormData], boundary: String?) throws(WebServiceError) -> (RequestBody, String?)
-    {
-        let form = MultipartForm(parts: parts, boundary: boundary ?? MultipartBoundary.random(avoiding: parts))
+    private func multipartBody(
+        _ parts: [FormData], boundary: String?, nameEscaping: MultipartNameEscaping
+    ) throws(WebServiceError) -> (RequestBody, String?) {
+        let form = MultipartForm(
+            parts: parts, boundary: boundary ?? MultipartBoundary.random(avoiding: parts), nameEscaping: nameEscaping)
         return (try form.makeBody(), form.contentType)
     }
 

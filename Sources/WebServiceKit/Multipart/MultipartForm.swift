@@ -8,6 +8,8 @@ import Foundation
 struct MultipartForm {
     let parts: [FormData]
     let boundary: String
+    /// How names and file names are written in `Content-Disposition`.
+    var nameEscaping: MultipartNameEscaping = .percentEncoding
 
     /// The `Content-Type` of the body, the boundary quoted when it is not a token (RFC 9110 §5.6.6).
     var contentType: String {
@@ -76,8 +78,8 @@ struct MultipartForm {
 
     /// `--B CRLF Content-Disposition… CRLF [Content-Type… CRLF] CRLF`.
     func header(for part: FormData) throws(WebServiceError) -> Data {
-        var header = "--\(boundary)\r\nContent-Disposition: form-data; name=\"\(Self.escape(part.name))\""
-        if let fileName = part.fileName { header += "; filename=\"\(Self.escape(fileName))\"" }
+        var header = "--\(boundary)\r\nContent-Disposition: form-data; name=\"\(nameEscaping.escape(part.name))\""
+        if let fileName = part.fileName { header += "; filename=\"\(nameEscaping.escape(fileName))\"" }
         header += "\r\n"
         if let contentType = part.contentType {
             if let problem = HeaderValidation.problem(in: contentType) {
@@ -91,19 +93,7 @@ struct MultipartForm {
 
     /// The HTML form-encoding rule that RFC 7578 §4.2 defers to (it forbids `filename*`):
     /// names and file names are UTF-8 with `"`, CR and LF written `%22`, `%0D`, `%0A`.
-    static func escape(_ text: String) -> String {
-        var escaped = ""
-        escaped.reserveCapacity(text.utf8.count)
-        for character in text.unicodeScalars {
-            switch character {
-            case "\"": escaped += "%22"
-            case "\r": escaped += "%0D"
-            case "\n": escaped += "%0A"
-            default: escaped.unicodeScalars.append(character)
-            }
-        }
-        return escaped
-    }
+    static func escape(_ text: String) -> String { MultipartNameEscaping.percentEncoding.escape(text) }
 
     private static func fileLength(_ url: URL, part: String) throws(WebServiceError) -> Int64 {
         guard url.isFileURL else {
