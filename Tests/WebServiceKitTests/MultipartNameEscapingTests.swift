@@ -53,6 +53,18 @@ final class MultipartNameEscapingTests: XCTestCase {
         XCTAssertFalse(text.contains("\r\nX-Evil"))
     }
 
+    /// Docs/Multipart.md, "Names and file names: what servers read".
+    func testTheGuideExample() async throws {
+        let (client, stubs) = makeStubClient()
+        var fields = CallFields(method: .post, relativePath: "upload.php")
+        fields.multipartNameEscaping = .backslashEscaping
+        let upload = WebServiceCall<Data>(fields)
+        _ = try await client.perform(upload, [FormData(name: #"a"b\c"#, value: "1")])
+        let body = try XCTUnwrap(stubs.requests.last?.request.httpBody)
+        XCTAssertTrue(
+            String(decoding: body, as: UTF8.self).contains(#"Content-Disposition: form-data; name="a\"b\\c""#))
+    }
+
     func testUnicodeAndPercentSignsAreWrittenAsTheyAreInBothModes() async throws {
         let part = [FormData(name: "имя 100% ✓", value: "v")]
         for escaping in [MultipartNameEscaping.percentEncoding, .backslashEscaping] {
