@@ -29,6 +29,30 @@ final class HTTPBinAuthenticationTests: XCTestCase {
         XCTAssertEqual(wire.challenges, 1)
     }
 
+    /// ROAD's `isSessionOpened`: closed before the first challenge, open after it (realm and
+    /// path as httpbin sent them), closed again by `endSession()`, after which httpbin challenges anew.
+    func testSessionOpensOnTheChallengeAndEnds() async throws {
+        let basic = BasicAuthenticationProvider(user: "user", password: "passwd")
+        let digest = DigestAuthenticationProvider(user: "user", password: "passwd")
+        let cases: [(any AuthenticationProvider, String, () -> AuthenticationSession?, () -> Void)] = [
+            (basic, "basic-auth/user/passwd", { basic.session }, basic.endSession),
+            (digest, "digest-auth/auth/user/passwd/SHA-256", { digest.session }, digest.endSession),
+        ]
+        for (provider, path, session, endSession) in cases {
+            let (client, wire) = try client(provider)
+            XCTAssertNil(session(), path)
+            _ = try await client.perform(Self.authenticated, PreEncodedPath(path))
+            let open = try XCTUnwrap(session(), path)
+            XCTAssertEqual(open.origin.absoluteString, try HTTPBin.url().absoluteString.trimmingSuffix("/"), path)
+            XCTAssertEqual(open.realm, path.hasPrefix("basic") ? "Fake Realm" : "me@kennethreitz.com", path)
+            XCTAssertTrue(open.covers(try HTTPBin.url().appendingPathComponent(path)), path)
+            endSession()
+            XCTAssertNil(session(), path)
+            _ = try await client.perform(Self.authenticated, PreEncodedPath(path))
+            XCTAssertEqual(wire.challenges, 2, "after the end, httpbin challenges again: \(path)")
+        }
+    }
+
     func testHiddenBasicNeedsPreemptiveCredentials() async throws {
         let (lazy, _) = try client(BasicAuthenticationProvider(user: "user", password: "passwd"))
         do {
@@ -112,5 +136,11 @@ final class HTTPBinAuthenticationTests: XCTestCase {
             WebServiceCall<Echo>(relativePath: "redirect-to?url=%%0%%"),
             other.appendingPathComponent("anything").absoluteString)
         XCTAssertNil(echo.headers["Authorization"])
+    }
+}
+
+extension String {
+    fileprivate func trimmingSuffix(_ suffix: String) -> String {
+        hasSuffix(suffix) ? String(dropLast(suffix.count)) : self
     }
 }

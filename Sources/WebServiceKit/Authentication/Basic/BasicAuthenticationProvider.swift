@@ -19,12 +19,21 @@ import Foundation
 ///   that asks for them. They never go to another origin, redirects included.
 /// - They are never sent over plain `http` to another machine unless `allowsInsecureHTTP` is set.
 /// - Refused credentials fail the call with ``WebServiceError/authentication(_:)``; there is no loop.
+/// - ``isSessionOpen`` and ``session`` tell whether it sends credentials preemptively now, and
+///   where; ``endSession()`` (or ``invalidate()``) forgets the challenges it has answered.
 public final class BasicAuthenticationProvider: AuthenticationProvider {
     private let credentials: Result<String, WebServiceError>
     private let scope: CredentialScope
     private let sendsPreemptively: Bool
-    /// Path prefixes of the bound origin known to need credentials.
-    private let protectedPaths = Locked<Set<String>>([])
+
+    private struct Challenged {
+        /// Path prefixes of the bound origin known to need credentials.
+        var paths: Set<String> = []
+        /// The realm of the last challenge answered.
+        var realm: String?
+    }
+
+    private let challenged = Locked(Challenged())
 
     /// Creates a provider.
     ///
@@ -70,22 +79,50 @@ public final class BasicAuthenticationProvider: AuthenticationProvider {
             return .proceed
         }
         if let sent = request.value(forHTTPHeaderField: "Authorization"), sent == (try? credentials.get()) {
+            // Refused: the session is over, as a Digest provider's is (isSessionOpen says so).
+            endSession()
             throw WebServiceError.authentication(
                 "the server refused the Basic credentials for realm \"\(challenge[parameter: "realm"] ?? "")\"")
         }
         guard scope.admits(url, binding: true) else { return .proceed }
         try scope.checkChannel(of: url, scheme: "Basic")
         _ = try credentials.get()
-        protectedPaths.withLock { _ = $0.insert(Self.protectionPrefix(of: url)) }
+        challenged.withLock { challenged in
+            challenged.paths.insert(Self.protectionPrefix(of: url))
+            challenged.realm = challenge[parameter: "realm"]
+        }
         return .retry
     }
 
-    public func invalidate() async { protectedPaths.withLock { $0.removeAll() } }
+    /// Forgets the challenges answered: same as ``endSession()``.
+    public func invalidate() async { endSession() }
+
+    /// Whether the provider adds credentials to some requests without waiting for a challenge
+    /// (ROAD's `isSessionOpened`): it has answered a `Basic` challenge since it was made or since
+    /// ``endSession()``, and the server has not refused the credentials since; or it was made
+    /// with `sendsPreemptively` and knows its origin (given, or learned from its first request).
+    public var isSessionOpen: Bool { session != nil }
+
+    /// The origin, realm and paths it sends credentials to before any challenge, or `nil` when
+    /// it waits for a `401` everywhere. With `sendsPreemptively` the paths are the whole origin.
+    public var session: AuthenticationSession? {
+        guard let origin = scope.originURL else { return nil }
+        let state = challenged.current
+        if sendsPreemptively { return AuthenticationSession(origin: origin, realm: state.realm, paths: ["/"]) }
+        guard !state.paths.isEmpty else { return nil }
+        return AuthenticationSession(origin: origin, realm: state.realm, paths: state.paths.sorted())
+    }
+
+    /// Ends the session: forgets the protected paths and realm, so that the next request to
+    /// them goes out without credentials and a `401` opens a new session. The origin stays
+    /// bound (credentials never move to another one). A provider made with `sendsPreemptively`
+    /// goes on sending credentials to its origin: to stop, replace the client's provider.
+    public func endSession() { challenged.withLock { $0 = Challenged() } }
 
     private func isProtected(_ url: URL?) -> Bool {
         guard let path = url?.path else { return false }
         let normalized = path.isEmpty ? "/" : path
-        return protectedPaths.withLock { prefixes in prefixes.contains { normalized.hasPrefix($0) } }
+        return challenged.withLock { state in state.paths.contains { normalized.hasPrefix($0) } }
     }
 
     /// RFC 7617 §2.2: every path at or below the last "/" of the challenged request's path.

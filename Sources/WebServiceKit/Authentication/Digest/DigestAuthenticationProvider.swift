@@ -23,6 +23,9 @@ import Foundation
 /// - Single flight: while the first call to an origin discovers the challenge, concurrent calls
 ///   wait for it (cancellably) instead of each collecting a 401 of its own.
 /// - Credentials go to one origin only (see ``BasicAuthenticationProvider`` for the rule).
+/// - ``isSessionOpen`` and ``session`` tell whether it holds a nonce it signs requests with
+///   before any challenge, and for which origin and paths; ``endSession()`` (or ``invalidate()``)
+///   forgets it.
 public final class DigestAuthenticationProvider: AuthenticationProvider {
     /// How many `stale=true` answers in a row a call accepts before failing.
     public static let maximumStaleRetries = 2
@@ -146,7 +149,37 @@ public final class DigestAuthenticationProvider: AuthenticationProvider {
         endDiscovery(of: request.url)
     }
 
-    public func invalidate() async {
+    /// Forgets the nonce and what it learned: same as ``endSession()``.
+    public func invalidate() async { endSession() }
+
+    /// Whether the provider holds a challenge (a nonce) it signs requests with before any `401`
+    /// (ROAD's `isSessionOpened`): a `Digest` challenge was answered since it was made or since
+    /// ``endSession()``, and the server has not refused the credentials since.
+    public var isSessionOpen: Bool { session != nil }
+
+    /// The origin, realm, algorithm and paths it signs requests for without a challenge, or
+    /// `nil` when it holds no nonce. The paths are those of the challenge's `domain` on the
+    /// origin (resolved against the origin's root), or `["/"]` when it has no `domain`.
+    public var session: AuthenticationSession? {
+        guard let challenge = state.current.session?.challenge, let origin = scope.originURL else { return nil }
+        var paths = ["/"]
+        if !challenge.domain.isEmpty {
+            let root = URL(string: "/", relativeTo: origin)?.absoluteURL ?? origin
+            paths = challenge.domain.compactMap { entry in
+                guard let resolved = URL(string: entry, relativeTo: root)?.absoluteURL,
+                    Origin(resolved) == Origin(origin)
+                else { return nil }
+                return resolved.path.isEmpty ? "/" : resolved.path
+            }
+        }
+        return AuthenticationSession(
+            origin: origin, realm: challenge.realm, paths: Array(Set(paths)).sorted(), algorithm: challenge.algorithm)
+    }
+
+    /// Ends the session: forgets the nonce, its count and which origins have answered, so that
+    /// the next request goes out without credentials and a new challenge opens a new session.
+    /// The origin stays bound (credentials never move to another one).
+    public func endSession() {
         state.withLock { state in
             state.session = nil
             state.discovered.removeAll()
