@@ -30,6 +30,45 @@ final class AuthenticationSessionTests: XCTestCase {
         return stubs
     }
 
+    /// Docs/Authentication.md, "Is a session open?".
+    func testTheGuideExample() async throws {
+        let stubs = challengingStubs([
+            "WWW-Authenticate": #"Digest realm="api", nonce="n", qop="auth", algorithm=SHA-256"#
+        ])
+        let client = WebServiceClient(serviceRoot: Self.root, transport: stubs)
+        let profile = WebServiceCall<String>(relativePath: "me")
+
+        let provider = DigestAuthenticationProvider(user: "user", password: "passwd")
+        client.authenticationProvider = provider
+        XCTAssertFalse(provider.isSessionOpen)
+        _ = try await client.perform(profile)
+        XCTAssertTrue(provider.isSessionOpen)
+        let session = try XCTUnwrap(provider.session)
+        XCTAssertEqual(session.origin, URL(string: "https://api.example.com")!)
+        XCTAssertEqual(session.realm, "api")
+        XCTAssertEqual(session.paths, ["/"])
+        XCTAssertEqual(session.algorithm, .sha256)
+        XCTAssertTrue(session.covers(URL(string: "https://api.example.com/users/7")!))
+        provider.endSession()
+        XCTAssertFalse(provider.isSessionOpen)
+    }
+
+    /// Docs/MigratingFromROAD.md, "Cache housekeeping and authentication sessions".
+    func testTheMigrationGuideExample() async throws {
+        let stubs = challengingStubs(Self.basicChallenge)
+        let client = WebServiceClient(serviceRoot: Self.root, transport: stubs)
+        client.cache = HTTPCache()
+        client.cache?.removeAll()
+
+        let provider = BasicAuthenticationProvider(user: "user", password: "passwd")
+        client.authenticationProvider = provider
+        _ = try await client.perform(WebServiceCall<String>(relativePath: "account"))
+        XCTAssertTrue(provider.isSessionOpen)
+        XCTAssertEqual(provider.session?.realm, "staff")
+        provider.endSession()
+        XCTAssertFalse(provider.isSessionOpen)
+    }
+
     // MARK: Basic
 
     func testBasicSessionOpensWithTheFirstChallengeAndEnds() async throws {
