@@ -2,8 +2,8 @@
 /// `Content-Disposition` headers (`name="…"`, `filename="…"`).
 ///
 /// A name cannot be sent as it is when it holds `"` (it would end the quoted string) or CR/LF
-/// (they would end the header). RFC 7578 §4.2 forbids `filename*` and points to the HTML form
-/// encoding; the two encodings servers read differ, so a call chooses
+/// (they would end the header). RFC 7578 forbids `filename*` (§4.2) and offers percent-encoding
+/// (§2), which browsers use; servers read either that or backslash escapes, so a call chooses
 /// (``CallFields/multipartNameEscaping``):
 ///
 /// | name | ``percentEncoding`` (default) | ``backslashEscaping`` |
