@@ -122,11 +122,16 @@ await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
 }
 // 8. Authentication: the first call answers the challenge, later ones send credentials at once.
 section("basic authentication (RFC 7617)")
-await demonstrate(
-    .basicProtected, with: BasicAuthenticationProvider(user: "user", password: "passwd"), root: client.serviceRoot)
+let basic = BasicAuthenticationProvider(user: "user", password: "passwd")
+print("session open before the first call: \(basic.isSessionOpen)")
+await demonstrate(.basicProtected, with: basic, root: client.serviceRoot)
+print("session open: \(basic.isSessionOpen), for paths \(basic.session?.paths ?? [])")
+basic.endSession()
+print("after endSession(): \(basic.isSessionOpen)")
 section("digest authentication (RFC 7616, SHA-256), computed by the library on every platform")
-await demonstrate(
-    .digestProtected, with: DigestAuthenticationProvider(user: "user", password: "passwd"), root: client.serviceRoot)
+let digest = DigestAuthenticationProvider(user: "user", password: "passwd")
+await demonstrate(.digestProtected, with: digest, root: client.serviceRoot)
+print("session open: \(digest.isSessionOpen), algorithm \(digest.session?.algorithm.map { "\($0)" } ?? "none")")
 
 // 9. Multipart upload streamed from a file, with a progress bar (RFC 7578).
 section("multipart upload with progress: a 4 MiB file and a text field")
