@@ -12,6 +12,8 @@ import Foundation
 /// stored; a body cut short by a transport failure never is.
 public final class HTTPCache: Sendable {
     let store: any CacheStorage
+    /// The revalidations running in the background (`stale-while-revalidate`).
+    let revalidations = BackgroundRevalidations()
 
     /// Creates a cache that keeps up to `memoryLimit` bytes in memory (10 MiB by default),
     /// evicting the least recently used responses first.
