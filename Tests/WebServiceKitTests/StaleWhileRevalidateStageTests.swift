@@ -72,7 +72,9 @@ final class StaleWhileRevalidateStageTests: XCTestCase {
 
         func send(_ request: URLRequest, context: TransportContext) async throws -> TransportResponse {
             let number = await state.arrive(
-                Seen(request: request, reportsProgress: context.reportsProgress, downloadsToFile: context.download != nil))
+                Seen(
+                    request: request, reportsProgress: context.reportsProgress, downloadsToFile: context.download != nil
+                ))
             if held.contains(number) { await state.hold() }
             switch outcomes[min(number, outcomes.count) - 1] {
             case .response(var response):
