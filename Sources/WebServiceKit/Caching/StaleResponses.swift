@@ -31,11 +31,14 @@ extension CacheRules {
         case .automatic, .maxStale, .offlineFallback: break
         case .disabled, .forceNetwork, .forceCache, .maxAge: return nil
         }
-        let asked = request.cacheControl
         let stored = entry.cacheControl
+        // The stored directive first: most responses have none, and the request's directives are
+        // parsed only for those that do.
         guard let window = stored.staleWhileRevalidate, !stored.noCache, !stored.mustRevalidate,
-            usesCache(request), selects(entry, for: request),
-            !asked.noCache, !asked.noStore, !asked.onlyIfCached, asked.maxAge == nil, asked.minFresh == nil
+            usesCache(request), selects(entry, for: request)
+        else { return nil }
+        let asked = request.cacheControl
+        guard !asked.noCache, !asked.noStore, !asked.onlyIfCached, asked.maxAge == nil, asked.minFresh == nil
         else { return nil }
         let age = currentAge(of: entry, now: now)
         let staleness = age - freshnessLifetime(of: entry)
