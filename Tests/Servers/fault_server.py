@@ -52,7 +52,8 @@ speaks just enough HTTP/1.1 to break it in one way per path:
                                304 step has no body and no Content-Length. A step with
                                "drop": "before-headers" resets the connection without a
                                response; "drop": "mid-body" sends the head (Content-Length
-                               twice the body's length plus 2) and the body, then resets. The
+                               twice the body's length plus 2) and the body, then resets;
+                               "delay": S holds the answer back S seconds. The
                                request's header fields are kept for /script-log.
   /script-log?of=T             the header fields (names in lower case) of each request /script
                                answered for tag T, in order, as a JSON list
@@ -263,6 +264,9 @@ class Handler(socketserver.BaseRequestHandler):
             SCRIPT_LOGS.setdefault(tag, []).append(headers)
             number = state["count"] if state is not None else 1
         step = steps[min(number, len(steps)) - 1]
+        if step.get("delay"):
+            # The answer held back this many seconds (a slow server).
+            time.sleep(float(step["delay"]))
         drop = step.get("drop")
         if drop == "before-headers":
             # The connection reset before any byte of the response.
