@@ -248,6 +248,27 @@ final class StaleWhileRevalidateStageTests: XCTestCase {
             messages.filter { $0.kind == .response && $0.metadata[LogMessage.MetadataKey.status] == "304" }.count, 1)
     }
 
+    /// The background answer passes the response check like any other: a 200 whose field value
+    /// holds a CR (RFC 9110 §5.5) is refused, logged as a failure, and never stored.
+    func testARefusedBackgroundAnswerIsNotStored() async throws {
+        let refused = ScriptedTransport.Outcome.response(
+            TransportResponse(
+                statusCode: 200, headers: ["Cache-Control": "max-age=3600", "X-Note": "a\rb"],
+                body: Data("v2".utf8)))
+        let transport = ScriptedTransport([Self.staleWithinTheWindow, refused, Self.notModified])
+        let (client, cache) = try client(transport)
+        let logger = RecordingLogger()
+        client.logger = logger
+        client.logLevel = .basic
+        _ = try await client.response(for: Self.call)
+        _ = try await client.response(for: Self.call)
+        await cache.backgroundRevalidationsFinished()
+        XCTAssertEqual(logger.messages.filter { $0.kind == .failure }.count, 1)
+        let again = try await client.response(for: Self.call)
+        XCTAssertEqual(again.source, .staleCache)
+        XCTAssertEqual(again.value, "v1")
+    }
+
     /// Past the window, the call waits for the validation as usual.
     func testPastTheWindowTheCallWaitsForTheServer() async throws {
         let tooStale = ScriptedTransport.Outcome.response(
