@@ -49,8 +49,12 @@ speaks just enough HTTP/1.1 to break it in one way per path:
                                base64url JSON, a list of {"status": 200, "headers": [["ETag",
                                "\"v1\""], ...], "body": "text"}; header fields are sent as given,
                                in order (two lines of one name stay two lines); a 1xx, 204 or
-                               304 step has no body and no Content-Length. The request's header
-                               fields are kept for /script-log.
+                               304 step has no body and no Content-Length. A step with
+                               "drop": "before-headers" resets the connection without a
+                               response; "drop": "mid-body" sends the head (Content-Length
+                               twice the body's length plus 2) and the body, then resets;
+                               "delay": S holds the answer back S seconds. The
+                               request's header fields are kept for /script-log.
   /script-log?of=T             the header fields (names in lower case) of each request /script
                                answered for tag T, in order, as a JSON list
 
@@ -260,11 +264,26 @@ class Handler(socketserver.BaseRequestHandler):
             SCRIPT_LOGS.setdefault(tag, []).append(headers)
             number = state["count"] if state is not None else 1
         step = steps[min(number, len(steps)) - 1]
+        if step.get("delay"):
+            # The answer held back this many seconds (a slow server).
+            time.sleep(float(step["delay"]))
+        drop = step.get("drop")
+        if drop == "before-headers":
+            # The connection reset before any byte of the response.
+            self.reset()
+            return
         status = int(step.get("status", 200))
         body = step.get("body", "").encode("utf-8")
         head = f"HTTP/1.1 {status} Scripted\r\n"
         for name, value in step.get("headers", []):
             head += f"{name}: {value}\r\n"
+        if drop == "mid-body":
+            # The head and the body's first half, announced twice as long; then a reset.
+            self.send(head + f"Content-Length: {2 * len(body) + 2}\r\nConnection: close\r\n\r\n")
+            self.send(body)
+            time.sleep(0.05)
+            self.reset()
+            return
         if status >= 200 and status not in (204, 304):
             head += f"Content-Length: {len(body)}\r\n"
         else:

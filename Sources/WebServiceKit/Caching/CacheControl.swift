@@ -78,8 +78,8 @@ struct CacheControl: Sendable, Hashable {
     private(set) var noTransform = false
     /// `only-if-cached` (§5.2.1.7): answer from the cache or with 504.
     private(set) var onlyIfCached = false
-    /// `immutable` (RFC 8246). Parsed only: it spares revalidation on user-agent reloads, and
-    /// this cache validates a fresh response only when the request asks for it explicitly.
+    /// `immutable` (RFC 8246): while the response is fresh, a reload (the request's `no-cache` or
+    /// `max-age`) does not revalidate it (``CacheRules/isImmutableAndFresh(_:now:)``).
     private(set) var immutable = false
 
     /// The largest delta-seconds value a cache needs to represent (RFC 9111 §1.2.2).

@@ -80,7 +80,9 @@ extension CacheRules {
     ///    `Vary` fields matching). Otherwise: the network, or ``CacheDecision/unsatisfiable`` for
     ///    `only-if-cached`.
     /// 3. A request `no-cache` (or `Pragma: no-cache`, ``CacheRequest/cacheControl``) validates
-    ///    (§5.2.1.4).
+    ///    (§5.2.1.4), unless the stored response is `immutable` and fresh
+    ///    (``isImmutableAndFresh(_:now:)``, RFC 8246 §2), which ignores the request's `no-cache`
+    ///    and `max-age` as well.
     /// 4. Under ``CachePolicy/maxAge(_:)`` the entry is fresh for that many seconds after it was
     ///    received, whatever its headers say. Otherwise a response `no-cache` validates
     ///    (§5.2.2.4) and the freshness lifetime comes from the headers (§4.2.1).
@@ -102,9 +104,12 @@ extension CacheRules {
         let validate: CacheDecision =
             onlyIfCached ? .unsatisfiable : .network(conditionalHeaders: conditionalHeaders(for: entry))
         let reuse = Reuse(entry: entry, policy: request.policy, now: now)
-        if directives.noCache || reuse.requiresValidation { return validate }
+        // RFC 8246 §2: a reload (the request's `no-cache` or `max-age`) does not revalidate an
+        // `immutable` response while it is fresh; ``CachePolicy/forceNetwork`` does (step 1).
+        let honoursReload = !isImmutableAndFresh(entry, now: now)
+        if (honoursReload && directives.noCache) || reuse.requiresValidation { return validate }
 
-        let lifetime = min(reuse.lifetime, directives.maxAge ?? .infinity)
+        let lifetime = min(reuse.lifetime, honoursReload ? directives.maxAge ?? .infinity : .infinity)
         let requiredAge = reuse.measuredAge + (directives.minFresh ?? 0)
         let acceptable: Bool
         if !reuse.forbidsStale, let allowance = staleAllowance(directives, policy: request.policy) {

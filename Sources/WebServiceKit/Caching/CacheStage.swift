@@ -42,6 +42,9 @@ struct CacheStage: CallStage {
             // not validated, so that it never needs repeating; its full answer replaces the
             // stored one.
             let validators = request.httpBodyStream == nil ? conditionalHeaders : [:]
+            // RFC 5861 §3: within `stale-while-revalidate`, the stale answer now, the validation
+            // in the background.
+            if let stale = exchange.staleWhileRevalidating(validators: validators) { return stale }
             return try await exchange.send(validators: validators)
         }
         return try await next.proceed(outgoing)
@@ -57,17 +60,21 @@ struct CacheStage: CallStage {
 }
 
 /// One request the cache sends to the network, or answers itself.
-private struct CacheExchange {
+struct CacheExchange {
     let cache: HTTPCache
     let outgoing: Outgoing
     let request: CacheRequest
     let key: String
     let stored: StoredResponse?
     let next: StageChain
+    /// A revalidation that runs after its call ended (`stale-while-revalidate`): nobody gets its
+    /// answer.
+    var inBackground = false
 
-    /// An answer given without the network; the log below never saw it, so it is logged here.
+    /// An answer given without the network; the log below never saw it, so it is logged here
+    /// (not in the background, where it goes to nobody).
     func answer(_ response: TransportResponse) -> Answer {
-        next.call.log?.answered(outgoing, with: response)
+        if !inBackground { next.call.log?.answered(outgoing, with: response) }
         return Answer(request: outgoing.request, response: response)
     }
 
@@ -85,8 +92,12 @@ private struct CacheExchange {
         do {
             answer = try await next.proceed(conditional)
         } catch {
-            // No response at all: stale-if-error or the offline fallback may serve what is stored.
-            if case .transport = error, let fallback = fallback(.unreachable) { return self.answer(fallback) }
+            // No response at all (a connection that failed or dropped, before the response or in
+            // its body): stale-if-error or the offline fallback may serve what is stored; not
+            // after a cancellation or an error the caller caused (``CacheRules/failure(causedBy:)``).
+            if let failure = CacheRules.failure(causedBy: error), let fallback = fallback(failure) {
+                return self.answer(fallback)
+            }
             throw error
         }
         let response = answer.response
@@ -123,7 +134,8 @@ private struct CacheExchange {
                 // is served (and stored, when it may be).
                 cache.store.remove(key)
                 let unconditional = CacheExchange(
-                    cache: cache, outgoing: outgoing, request: request, key: key, stored: nil, next: next)
+                    cache: cache, outgoing: outgoing, request: request, key: key, stored: nil, next: next,
+                    inBackground: inBackground)
                 return try await unconditional.send(validators: [:])
             }
             let entry = stored.entry.freshened(

@@ -12,6 +12,8 @@ import Foundation
 /// stored; a body cut short by a transport failure never is.
 public final class HTTPCache: Sendable {
     let store: any CacheStorage
+    /// The revalidations running in the background (`stale-while-revalidate`).
+    let revalidations = BackgroundRevalidations()
 
     /// Creates a cache that keeps up to `memoryLimit` bytes in memory (10 MiB by default),
     /// evicting the least recently used responses first.
@@ -56,7 +58,8 @@ public enum ResponseSource: Sendable, Hashable {
     case cache
     /// The cache, after the server confirmed it with 304 (Not Modified).
     case revalidatedCache
-    /// The cache, stale: allowed by `max-stale` or served because the server could not be
-    /// reached (``CachePolicy/offlineFallback``, `stale-if-error`).
+    /// The cache, stale: allowed by `max-stale`, served while the cache revalidates it in the
+    /// background (`stale-while-revalidate`), or served because the server could not be reached
+    /// or failed (``CachePolicy/offlineFallback``, `stale-if-error`).
     case staleCache
 }

@@ -13,8 +13,10 @@ import Foundation
 /// - freshness lifetime and age are finite and not negative; the lifetime is `max-age` when
 ///   there is one (within 2³¹ s, RFC 9111 §1.2.2);
 /// - the decision respects the directives: `disabled`/`forceNetwork` always go to the network
-///   without validators; a request `no-cache` and, outside `maxAge`, a response `no-cache` never
-///   serve from the cache; `must-revalidate` never serves a stale response, nor (outside
+///   without validators; a request `no-cache` (unless the response is immutable and fresh,
+///   RFC 8246) and, outside `maxAge`, a response `no-cache` never serve from the cache; a
+///   response served while it is revalidated (`stale-while-revalidate`) is stale within its
+///   window and allowed by both sides; `must-revalidate` never serves a stale response, nor (outside
 ///   `maxAge`) one after a failure; a served response has a finite age whose `Age` field is
 ///   digits;
 /// - validators are valid field values when the stored ones are, and `If-Modified-Since` names
@@ -134,6 +136,7 @@ enum CacheDecisionTarget {
     }
 
     private static func checkDecision(_ decision: CacheDecision, request: CacheRequest, entry: CacheEntry, now: Date) {
+        checkStaleWhileRevalidate(request: request, entry: entry, now: now)
         switch request.policy.kind {
         case .disabled, .forceNetwork:
             fuzzCheck(decision == .network(conditionalHeaders: [:]), "\(request.policy) gave \(decision)")
@@ -142,7 +145,10 @@ enum CacheDecisionTarget {
         }
         switch decision {
         case .cached:
-            fuzzCheck(!request.cacheControl.noCache, "served despite a request no-cache")
+            // RFC 8246 §2: a fresh immutable response is served despite a reload.
+            fuzzCheck(
+                !request.cacheControl.noCache || CacheRules.isImmutableAndFresh(entry, now: now),
+                "served despite a request no-cache")
             if case .maxAge = request.policy.kind {
             } else {
                 let directives = entry.cacheControl
@@ -157,6 +163,20 @@ enum CacheDecisionTarget {
         case .unsatisfiable:
             break
         }
+    }
+
+    /// `stale-while-revalidate` serves only a stale response, within its window, that the
+    /// response and the request allow to be served without waiting (RFC 5861 §3).
+    private static func checkStaleWhileRevalidate(request: CacheRequest, entry: CacheEntry, now: Date) {
+        guard let age = CacheRules.staleWhileRevalidate(request: request, entry: entry, now: now) else { return }
+        let stored = entry.cacheControl
+        fuzzCheck(age.isFinite && age >= 0, "served while revalidating at age \(age)")
+        fuzzCheck(!stored.noCache && !stored.mustRevalidate, "served while revalidating despite \(stored)")
+        fuzzCheck(!request.cacheControl.noCache, "served while revalidating despite a request no-cache")
+        let staleness = age - CacheRules.freshnessLifetime(of: entry)
+        fuzzCheck(
+            staleness >= 0 && staleness <= (stored.staleWhileRevalidate ?? -1),
+            "served while revalidating \(staleness) s stale")
     }
 
     private static func checkServed(_ decision: CacheDecision, entry: CacheEntry) {
