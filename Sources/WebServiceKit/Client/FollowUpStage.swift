@@ -32,7 +32,10 @@ struct FollowUpStage: CallStage {
             }
             let answer: Answer
             do throws(WebServiceError) {
-                answer = try await next.proceed(Outgoing(request: sending, body: body, attempt: attempt))
+                // Across retries the retry stage's counter numbers the sends.
+                let number = outgoing.sends?.next() ?? attempt
+                answer = try await next.proceed(
+                    Outgoing(request: sending, body: body, attempt: number, sends: outgoing.sends))
             } catch {
                 // The provider learns that this request got no answer, so calls waiting on it go on.
                 await call.provider?.handle(error, to: sending, for: call.descriptor)

@@ -1,0 +1,139 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// When and how a call that failed is sent again: how many attempts, which failures, and how
+/// long to wait between them (exponential backoff with full jitter, `Retry-After` honoured).
+///
+/// Set one on the client for every call, or on a descriptor (``CallFields/retryPolicy``), which
+/// wins over the client's:
+///
+/// ```swift
+/// client.retryPolicy = RetryPolicy(maximumAttempts: 3)
+///
+/// var fields = CallFields(method: .post, relativePath: "orders")
+/// fields.isIdempotent = true            // the server deduplicates on an Idempotency-Key
+/// fields.retryPolicy = .never           // or: this call is never retried
+/// ```
+///
+/// A call is retried only when all of these hold:
+/// - its method is idempotent (RFC 9110 §9.2.2: `GET`, `HEAD`, `OPTIONS`, `PUT`, `DELETE`,
+///   `TRACE`), or its descriptor says it is (``CallFields/isIdempotent``): a `POST` or `PATCH`
+///   is never sent twice otherwise;
+/// - its body can be sent again: bytes in memory, or a stream whose factory opens a new one
+///   (``RequestBody/stream(length:isReplayable:open:)``); a one-shot stream is never retried;
+/// - the attempt failed in a way ``retriedStatusCodes`` or ``retriedFailures`` name, and the
+///   answer came from the network (an answer of the cache, such as the 504 of
+///   ``CachePolicy/forceCache``, is never retried);
+/// - fewer than ``maximumAttempts`` attempts were made, and the next wait ends within
+///   ``maximumTotalTime`` of the first attempt's start.
+///
+/// The wait before retry `n` (1 for the first retry) is a random duration between 0 and
+/// `min(maximumDelay, baseDelay × 2^(n-1))` ("full jitter"), unless the response says how long
+/// to wait with `Retry-After` (RFC 9110 §10.2.3, in seconds or as an HTTP date): that wait is
+/// used instead, and when it is longer than ``maximumDelay`` (or would end past
+/// ``maximumTotalTime``) the call fails with ``WebServiceError/retryAfterTooLong(_:)``, which
+/// carries it.
+public struct RetryPolicy: Sendable {
+    /// The most times the call is sent, the first included: 1 never retries. Values below 1 count
+    /// as 1.
+    public var maximumAttempts: Int {
+        didSet { maximumAttempts = max(1, maximumAttempts) }
+    }
+    /// The statuses that are retried: 408, 429, 500, 502, 503 and 504 by default.
+    public var retriedStatusCodes: Set<Int> = RetryPolicy.defaultStatusCodes
+    /// The failures without a response that are retried, by their `URLError` code (the call's
+    /// error is ``WebServiceError/transport(_:)``). By default: `.cannotConnectToHost` (the
+    /// connection was refused), `.networkConnectionLost` (it was reset or closed before the answer
+    /// was complete) and `.timedOut`, a timeout only when no response head had arrived.
+    public var retriedFailures: Set<URLError.Code> = RetryPolicy.defaultFailures
+    /// The upper bound of the first retry's wait, in seconds; each retry doubles it (0.5 s by
+    /// default).
+    public var baseDelay: TimeInterval
+    /// The longest single wait, in seconds (30 by default): the cap of the backoff, and the
+    /// longest `Retry-After` honoured.
+    public var maximumDelay: TimeInterval
+    /// The most seconds from the start of the first attempt to the start of the last one (120 by
+    /// default): a retry whose wait would end later is not made.
+    public var maximumTotalTime: TimeInterval
+    /// Where the policy reads the time, draws its jitter and waits: the system's by default; a
+    /// test gives one that records the waits instead of sleeping.
+    public var environment: any RetryEnvironment
+
+    /// 408, 429, 500, 502, 503 and 504.
+    public static let defaultStatusCodes: Set<Int> = [408, 429, 500, 502, 503, 504]
+    /// Connection refused, connection lost (reset), and a timeout before any response head.
+    public static let defaultFailures: Set<URLError.Code> = [.cannotConnectToHost, .networkConnectionLost, .timedOut]
+
+    /// A policy that never retries: the client's default.
+    public static let never = RetryPolicy(maximumAttempts: 1)
+
+    /// A policy with the default statuses and failures.
+    ///
+    /// - Parameters:
+    ///   - maximumAttempts: The most sends, the first included (3 by default).
+    ///   - baseDelay: The bound of the first retry's wait, in seconds.
+    ///   - maximumDelay: The longest single wait, in seconds.
+    ///   - maximumTotalTime: The most seconds from the first attempt to the start of the last.
+    ///   - environment: The clock, jitter and sleep; the system's by default.
+    public init(
+        maximumAttempts: Int = 3, baseDelay: TimeInterval = 0.5, maximumDelay: TimeInterval = 30,
+        maximumTotalTime: TimeInterval = 120, environment: any RetryEnvironment = SystemRetryEnvironment()
+    ) {
+        self.maximumAttempts = max(1, maximumAttempts)
+        self.baseDelay = baseDelay
+        self.maximumDelay = maximumDelay
+        self.maximumTotalTime = maximumTotalTime
+        self.environment = environment
+    }
+
+    /// Whether the policy ever sends a call a second time.
+    var retries: Bool { maximumAttempts > 1 }
+
+    /// The backoff before retry `retry` (1 for the first): `random` (in 0..<1) times
+    /// `min(maximumDelay, baseDelay × 2^(retry-1))`, "full jitter". Never negative, never more than
+    /// ``maximumDelay``, whatever the fields hold (a huge `retry` does not overflow).
+    public func backoff(beforeRetry retry: Int, random: Double) -> TimeInterval {
+        let cap = Self.finite(maximumDelay)
+        let base = Self.finite(baseDelay)
+        // 2^62 is far past any cap; the exponent stays small so the product never overflows to inf.
+        let exponent = Double(min(max(retry - 1, 0), 62))
+        let ceiling = min(cap, base * pow(2, exponent))
+        let fraction = random.isFinite ? min(max(random, 0), 1) : 0
+        return ceiling * fraction
+    }
+
+    /// A bound that is a number of seconds: negative and NaN count as 0, infinity as a day.
+    private static func finite(_ seconds: TimeInterval) -> TimeInterval {
+        guard !seconds.isNaN, seconds > 0 else { return 0 }
+        return min(seconds, 86_400)
+    }
+
+    /// The method tokens RFC 9110 §9.2.2 defines as idempotent.
+    static let idempotentMethods: Set<String> = ["GET", "HEAD", "OPTIONS", "PUT", "DELETE", "TRACE"]
+}
+
+/// A `Retry-After` wait (RFC 9110 §10.2.3) longer than the call's retry policy allows: the call
+/// fails with it rather than wait (``WebServiceError/retryAfterTooLong(_:)``).
+public struct RetryAfterRefusal: Sendable, CustomStringConvertible {
+    /// The seconds the server asked the client to wait.
+    public let retryAfter: TimeInterval
+    /// The longest wait the policy allowed then, in seconds: ``RetryPolicy/maximumDelay``, or
+    /// less when ``RetryPolicy/maximumTotalTime`` was nearer.
+    public let limit: TimeInterval
+    /// The status of the response that asked for the wait (429, 503…).
+    public let statusCode: Int
+    /// The header fields of that response.
+    public let headers: HTTPHeaders
+    /// How many times the call was sent.
+    public let attempts: Int
+
+    public var description: String {
+        let asked = String(format: "%.3g", retryAfter)
+        let allowed = String(format: "%.3g", limit)
+        return
+            "the server asked to wait \(asked) s before retrying (status \(statusCode), after \(attempts) attempt\(attempts == 1 ? "" : "s")), longer than the \(allowed) s the retry policy allows"
+    }
+}
