@@ -50,7 +50,10 @@ speaks just enough HTTP/1.1 to break it in one way per path:
                                "\"v1\""], ...], "body": "text"}; header fields are sent as given,
                                in order (two lines of one name stay two lines); a 1xx, 204 or
                                304 step has no body and no Content-Length. The request's header
-                               fields are kept for /script-log.
+                               fields are kept for /script-log. A step may instead be
+                               {"action": "reset"}: the connection is reset (RST) without an
+                               answer; and any step may have "delay": S, seconds to wait before
+                               it is played (a timeout before the response head).
   /script-log?of=T             the header fields (names in lower case) of each request /script
                                answered for tag T, in order, as a JSON list
 
@@ -260,6 +263,11 @@ class Handler(socketserver.BaseRequestHandler):
             SCRIPT_LOGS.setdefault(tag, []).append(headers)
             number = state["count"] if state is not None else 1
         step = steps[min(number, len(steps)) - 1]
+        if float(step.get("delay", 0)) > 0:
+            time.sleep(float(step["delay"]))
+        if step.get("action") == "reset":
+            self.reset()
+            return
         status = int(step.get("status", 200))
         body = step.get("body", "").encode("utf-8")
         head = f"HTTP/1.1 {status} Scripted\r\n"

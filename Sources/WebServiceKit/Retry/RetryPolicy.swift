@@ -99,7 +99,7 @@ public struct RetryPolicy: Sendable {
         let cap = Self.finite(maximumDelay)
         let base = Self.finite(baseDelay)
         // 2^62 is far past any cap; the exponent stays small so the product never overflows to inf.
-        let exponent = Double(min(max(retry - 1, 0), 62))
+        let exponent = retry <= 1 ? 0 : Double(min(retry, 63) - 1)
         let ceiling = min(cap, base * pow(2, exponent))
         let fraction = random.isFinite ? min(max(random, 0), 1) : 0
         return ceiling * fraction
