@@ -84,8 +84,14 @@ public final class ResponseBodySink: Sendable {
         self.progress = progress
     }
 
-    /// How many responses began a body in this sink so far.
+    /// How many response heads arrived so far: each body begun here, and each head a transport
+    /// noted without a body (``noteHeadArrived()``). The retry policy retries a timeout only
+    /// when none arrived during the attempt.
     var responsesBegun: Int { state.withLock { $0.begun } }
+
+    /// Notes a response head that arrived without beginning its body here (a transport that
+    /// timed out before it handed the body over).
+    func noteHeadArrived() { state.withLock { $0.begun += 1 } }
 
     /// Whether the call downloads its response body to a file.
     public var downloadsToFile: Bool { download != nil }
