@@ -131,9 +131,16 @@ public struct RetryAfterRefusal: Sendable, CustomStringConvertible {
     public let attempts: Int
 
     public var description: String {
-        let asked = String(format: "%.3g", retryAfter)
-        let allowed = String(format: "%.3g", limit)
+        let asked = Self.seconds(retryAfter)
+        let allowed = Self.seconds(limit)
         return
             "the server asked to wait \(asked) s before retrying (status \(statusCode), after \(attempts) attempt\(attempts == 1 ? "" : "s")), longer than the \(allowed) s the retry policy allows"
+    }
+
+    /// Whole seconds as an integer, others with one decimal.
+    private static func seconds(_ value: TimeInterval) -> String {
+        guard value.isFinite else { return "\(value)" }
+        if value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }
+        return String(format: "%.1f", value)
     }
 }
