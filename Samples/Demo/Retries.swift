@@ -6,9 +6,9 @@ private struct RetryLogger: WebServiceLogger {
     func log(_ message: LogMessage) {
         guard message.kind == .retry else { return }
         let fields = message.metadata
-        print(
-            "retry: attempt \(fields[LogMessage.MetadataKey.attempt] ?? "?") in "
-                + "\(fields[LogMessage.MetadataKey.retryDelayMilliseconds] ?? "?") ms, after \(fields[LogMessage.MetadataKey.error] ?? "?")")
+        let attempt = fields[LogMessage.MetadataKey.attempt] ?? "?"
+        let wait = fields[LogMessage.MetadataKey.retryDelayMilliseconds] ?? "?"
+        print("retry: attempt \(attempt) in \(wait) ms, after \(fields[LogMessage.MetadataKey.error] ?? "?")")
     }
 }
 
