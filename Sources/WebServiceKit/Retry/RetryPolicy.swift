@@ -110,9 +110,6 @@ public struct RetryPolicy: Sendable {
         guard !seconds.isNaN, seconds > 0 else { return 0 }
         return min(seconds, 86_400)
     }
-
-    /// The method tokens RFC 9110 §9.2.2 defines as idempotent.
-    static let idempotentMethods: Set<String> = ["GET", "HEAD", "OPTIONS", "PUT", "DELETE", "TRACE"]
 }
 
 /// A `Retry-After` wait (RFC 9110 §10.2.3) longer than the call's retry policy allows: the call

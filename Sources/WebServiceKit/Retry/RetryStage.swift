@@ -30,7 +30,14 @@ struct RetryStage: CallStage {
             sending.sends = sends
             let outcome: Result<Answer, WebServiceError>
             do throws(WebServiceError) {
-                outcome = .success(try await next.proceed(sending))
+                var answer = try await next.proceed(sending)
+                // The usual case first, without more work: an answer that is not retried.
+                if attempts >= policy.maximumAttempts || !policy.retriedStatusCodes.contains(answer.response.statusCode)
+                {
+                    answer.response.attempts = attempts
+                    return answer
+                }
+                outcome = .success(answer)
             } catch {
                 outcome = .failure(error)
             }
@@ -85,7 +92,11 @@ struct RetryStage: CallStage {
     static func mayResend(_ outgoing: Outgoing, descriptor: CallDescriptor) -> Bool {
         if let body = outgoing.body, !body.isReplayable { return false }
         if descriptor.isIdempotent { return true }
-        return RetryPolicy.idempotentMethods.contains(outgoing.request.httpMethod?.uppercased() ?? "GET")
+        // Method tokens are case-sensitive (RFC 9110 §9.1): "get" is not GET.
+        switch outgoing.request.httpMethod ?? "GET" {
+        case "GET", "HEAD", "OPTIONS", "PUT", "DELETE", "TRACE": return true
+        default: return false
+        }
     }
 
     /// Why `outcome` is retried under `policy`, or `nil` when it is not. `headArrived` says whether
@@ -118,14 +129,15 @@ struct RetryStage: CallStage {
 
 /// Counts the sends of a call that may be retried, across its attempts: the follow-ups number
 /// each request from it (the log's attempt number, a stream's "sent before" count).
-final class SendCounter: Sendable {
-    private let count = Locked(0)
+///
+/// Unchecked: only the call's own task touches it, one send after another (the retry stage
+/// and the follow-ups below it run in that task and never at once), so no lock is needed.
+final class SendCounter: @unchecked Sendable {
+    private var count = 0
 
     /// The number of the next send, from 1.
     func next() -> Int {
-        count.withLock { count in
-            count += 1
-            return count
-        }
+        count += 1
+        return count
     }
 }
