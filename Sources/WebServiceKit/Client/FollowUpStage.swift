@@ -23,7 +23,8 @@ struct FollowUpStage: CallStage {
         while true {
             // A cancelled call starts no further attempt.
             if Task.isCancelled { throw .cancelled(reason: nil) }
-            attempt += 1
+            // Numbered across the call's retries, which each go through this loop again.
+            attempt = call.nextSend()
             var sending = request
             if let provider = call.provider {
                 sending = try await runUserCode(wrappingErrorsAs: { .authentication("\($0)") }) {
@@ -32,10 +33,7 @@ struct FollowUpStage: CallStage {
             }
             let answer: Answer
             do throws(WebServiceError) {
-                // Across retries the retry stage's counter numbers the sends.
-                let number = outgoing.sends?.next() ?? attempt
-                answer = try await next.proceed(
-                    Outgoing(request: sending, body: body, attempt: number, sends: outgoing.sends))
+                answer = try await next.proceed(Outgoing(request: sending, body: body, attempt: attempt))
             } catch {
                 // The provider learns that this request got no answer, so calls waiting on it go on.
                 await call.provider?.handle(error, to: sending, for: call.descriptor)

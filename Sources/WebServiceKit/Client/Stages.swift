@@ -207,9 +207,6 @@ struct Outgoing: Sendable {
     var body: RequestBody?
     /// 0 above the follow-ups; then 1 for the call's first send, 2, 3 … for each retry or redirect.
     var attempt: Int
-    /// Numbers the sends across the attempts of a call the retry stage may send again; `nil`
-    /// otherwise (the follow-ups count on their own).
-    var sends: SendCounter? = nil
 }
 
 /// A response on its way up, and the request it answers as it was sent.
@@ -236,6 +233,16 @@ final class CallExchange: Sendable {
     let log: ExchangeLog?
     let transport: any WebServiceTransport
     let context: TransportContext
+    /// How many requests the call sent so far, across its retries: the follow-ups number each
+    /// send from it (``nextSend()``). Unchecked: only the call's own task touches it, one send
+    /// after another (the stages that count run in that task, never at once).
+    private nonisolated(unsafe) var sends = 0
+
+    /// The number of the call's next send, from 1.
+    func nextSend() -> Int {
+        sends += 1
+        return sends
+    }
 
     init(
         descriptor: CallDescriptor, interceptors: [any WebServiceInterceptor],

@@ -37,30 +37,76 @@ import Foundation
 /// ``maximumTotalTime``) the call fails with ``WebServiceError/retryAfterTooLong(_:)``, which
 /// carries it.
 public struct RetryPolicy: Sendable {
+    /// The fields, as plain values.
+    private struct Fields {
+        var maximumAttempts: Int
+        var retriedStatusCodes: Set<Int> = RetryPolicy.defaultStatusCodes
+        var retriedFailures: Set<URLError.Code> = RetryPolicy.defaultFailures
+        var baseDelay: TimeInterval
+        var maximumDelay: TimeInterval
+        var maximumTotalTime: TimeInterval
+        var environment: any RetryEnvironment
+    }
+
+    /// The fields behind one immutable reference, replaced on every write: every call copies
+    /// its policy (the descriptor's or the client's), and one retain is cheaper than copying two
+    /// sets and an existential.
+    private final class Storage: Sendable {
+        let fields: Fields
+        init(_ fields: Fields) { self.fields = fields }
+    }
+
+    private var storage: Storage
+
+    private mutating func update(_ change: (inout Fields) -> Void) {
+        var fields = storage.fields
+        change(&fields)
+        storage = Storage(fields)
+    }
+
     /// The most times the call is sent, the first included: 1 never retries. Values below 1 count
     /// as 1.
     public var maximumAttempts: Int {
-        didSet { maximumAttempts = max(1, maximumAttempts) }
+        get { storage.fields.maximumAttempts }
+        set { update { $0.maximumAttempts = max(1, newValue) } }
     }
     /// The statuses that are retried: 408, 429, 500, 502, 503 and 504 by default.
-    public var retriedStatusCodes: Set<Int> = RetryPolicy.defaultStatusCodes
+    public var retriedStatusCodes: Set<Int> {
+        get { storage.fields.retriedStatusCodes }
+        set { update { $0.retriedStatusCodes = newValue } }
+    }
     /// The failures without a response that are retried, by their `URLError` code (the call's
     /// error is ``WebServiceError/transport(_:)``). By default: `.cannotConnectToHost` (the
     /// connection was refused), `.networkConnectionLost` (it was reset or closed before the answer
     /// was complete) and `.timedOut`, a timeout only when no response head had arrived.
-    public var retriedFailures: Set<URLError.Code> = RetryPolicy.defaultFailures
+    public var retriedFailures: Set<URLError.Code> {
+        get { storage.fields.retriedFailures }
+        set { update { $0.retriedFailures = newValue } }
+    }
     /// The upper bound of the first retry's wait, in seconds; each retry doubles it (0.5 s by
     /// default).
-    public var baseDelay: TimeInterval
+    public var baseDelay: TimeInterval {
+        get { storage.fields.baseDelay }
+        set { update { $0.baseDelay = newValue } }
+    }
     /// The longest single wait, in seconds (30 by default): the cap of the backoff, and the
     /// longest `Retry-After` honoured.
-    public var maximumDelay: TimeInterval
+    public var maximumDelay: TimeInterval {
+        get { storage.fields.maximumDelay }
+        set { update { $0.maximumDelay = newValue } }
+    }
     /// The most seconds from the start of the first attempt to the start of the last one (120 by
     /// default): a retry whose wait would end later is not made.
-    public var maximumTotalTime: TimeInterval
+    public var maximumTotalTime: TimeInterval {
+        get { storage.fields.maximumTotalTime }
+        set { update { $0.maximumTotalTime = newValue } }
+    }
     /// Where the policy reads the time, draws its jitter and waits: the system's by default; a
     /// test gives one that records the waits instead of sleeping.
-    public var environment: any RetryEnvironment
+    public var environment: any RetryEnvironment {
+        get { storage.fields.environment }
+        set { update { $0.environment = newValue } }
+    }
 
     /// 408, 429, 500, 502, 503 and 504.
     public static let defaultStatusCodes: Set<Int> = [408, 429, 500, 502, 503, 504]
@@ -82,15 +128,14 @@ public struct RetryPolicy: Sendable {
         maximumAttempts: Int = 3, baseDelay: TimeInterval = 0.5, maximumDelay: TimeInterval = 30,
         maximumTotalTime: TimeInterval = 120, environment: any RetryEnvironment = SystemRetryEnvironment()
     ) {
-        self.maximumAttempts = max(1, maximumAttempts)
-        self.baseDelay = baseDelay
-        self.maximumDelay = maximumDelay
-        self.maximumTotalTime = maximumTotalTime
-        self.environment = environment
+        storage = Storage(
+            Fields(
+                maximumAttempts: max(1, maximumAttempts), baseDelay: baseDelay, maximumDelay: maximumDelay,
+                maximumTotalTime: maximumTotalTime, environment: environment))
     }
 
     /// Whether the policy ever sends a call a second time.
-    var retries: Bool { maximumAttempts > 1 }
+    var retries: Bool { storage.fields.maximumAttempts > 1 }
 
     /// The backoff before retry `retry` (1 for the first): `random` (in 0..<1) times
     /// `min(maximumDelay, baseDelay × 2^(retry-1))`, "full jitter". Never negative, never more than

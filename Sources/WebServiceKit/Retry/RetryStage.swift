@@ -20,17 +20,14 @@ struct RetryStage: CallStage {
         let policy = call.retryPolicy
         guard Self.mayResend(outgoing, descriptor: call.descriptor) else { return try await next.proceed(outgoing) }
         let environment = policy.environment
-        let sends = SendCounter()
         let start = environment.uptime()
         var attempts = 0
         while true {
             attempts += 1
             let headsBefore = call.context.responseBody.responsesBegun
-            var sending = outgoing
-            sending.sends = sends
             let outcome: Result<Answer, WebServiceError>
             do throws(WebServiceError) {
-                var answer = try await next.proceed(sending)
+                var answer = try await next.proceed(outgoing)
                 // The usual case first, without more work: an answer that is not retried.
                 if attempts >= policy.maximumAttempts || !policy.retriedStatusCodes.contains(answer.response.statusCode)
                 {
@@ -124,20 +121,5 @@ struct RetryStage: CallStage {
         case .failure:
             return nil
         }
-    }
-}
-
-/// Counts the sends of a call that may be retried, across its attempts: the follow-ups number
-/// each request from it (the log's attempt number, a stream's "sent before" count).
-///
-/// Unchecked: only the call's own task touches it, one send after another (the retry stage
-/// and the follow-ups below it run in that task and never at once), so no lock is needed.
-final class SendCounter: @unchecked Sendable {
-    private var count = 0
-
-    /// The number of the next send, from 1.
-    func next() -> Int {
-        count += 1
-        return count
     }
 }
