@@ -408,6 +408,23 @@ final class RetryPolicyTests: XCTestCase {
         XCTAssertEqual(stubs.requests.map { $0.request.url?.path }, ["/a", "/b", "/a", "/b"])
     }
 
+    /// Each attempt is a new exchange for the provider: it gives credentials again (a fresh
+    /// token) and hears of the attempt that got no answer.
+    func testEachAttemptGetsCredentialsAgainAndTheProviderHearsOfAFailure() async throws {
+        let stubs = StubTransport()
+        let call = WebServiceCall<String>(relativePath: "a")
+        stubs.stub(call, with: .failure(.networkConnectionLost), .status(503), .text("in"))
+        let provider = CountingProvider()
+        let client = client(stubs, RetryPolicy(environment: RecordingRetryEnvironment()))
+        client.authenticationProvider = provider
+        let value = try await client.perform(call)
+        XCTAssertEqual(value, "in")
+        XCTAssertEqual(
+            stubs.requests.map { $0.request.value(forHTTPHeaderField: "Authorization") },
+            ["Bearer t1", "Bearer t2", "Bearer t3"])
+        XCTAssertEqual(provider.failures, ["Bearer t1"])
+    }
+
     func testCancellationWakesTheWaitAndTheCallbackSaysCancelledOnce() async throws {
         let stubs = StubTransport()
         let call = WebServiceCall<String>(relativePath: "a")
@@ -470,4 +487,26 @@ private final class Results: @unchecked Sendable {  // guarded by `lock`
     private var recorded: [String] = []
     var all: [String] { lock.withLock { recorded } }
     func add(_ result: String) { lock.withLock { recorded.append(result) } }
+}
+
+/// Gives each request a new token and records the requests that got no answer.
+private final class CountingProvider: AuthenticationProvider, @unchecked Sendable {  // guarded by `lock`
+    private let lock = NSLock()
+    private var issued = 0
+    private var failed: [String] = []
+    var failures: [String] { lock.withLock { failed } }
+
+    func authenticate(_ request: URLRequest, for call: CallDescriptor) async throws -> URLRequest {
+        let token = lock.withLock {
+            issued += 1
+            return "t\(issued)"
+        }
+        var request = request
+        request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
+        return request
+    }
+
+    func handle(_ failure: WebServiceError, to request: URLRequest, for call: CallDescriptor) async {
+        lock.withLock { failed.append(request.value(forHTTPHeaderField: "Authorization") ?? "") }
+    }
 }
