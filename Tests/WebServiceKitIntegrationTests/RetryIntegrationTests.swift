@@ -259,7 +259,8 @@ final class RetryIntegrationTests: XCTestCase {
         let environment = NoWaiting()
         // Waits of 1, 2 and 4 s (no jitter in this environment): the third would end at 7 s.
         let client = try client(
-            RetryPolicy(maximumAttempts: 10, baseDelay: 1, maximumDelay: 60, maximumTotalTime: 5, environment: environment))
+            RetryPolicy(
+                maximumAttempts: 10, baseDelay: 1, maximumDelay: 60, maximumTotalTime: 5, environment: environment))
         let call = WebServiceCall<String>(relativePath: try script([.status(503)], tag: tag))
         do {
             _ = try await client.perform(call)
@@ -275,7 +276,8 @@ final class RetryIntegrationTests: XCTestCase {
     func testAOneShotStreamIsNotRetriedAndAReplayableOneIs() async throws {
         let oneShotTag = tag()
         let client = try client(RetryPolicy(environment: NoWaiting()))
-        let oneShot = WebServiceCall<String>(method: .put, relativePath: try script([.status(503), .ok], tag: oneShotTag))
+        let oneShot = WebServiceCall<String>(
+            method: .put, relativePath: try script([.status(503), .ok], tag: oneShotTag))
         do {
             _ = try await client.perform(
                 oneShot, RequestBody.stream(length: 5, isReplayable: false) { InputStream(data: Data("hello".utf8)) })

@@ -325,7 +325,8 @@ final class RetryPolicyTests: XCTestCase {
         // Waits of 1, 2 and 4 s: the third would end at 7 s, past the cap of 5 s.
         let client = client(
             stubs,
-            RetryPolicy(maximumAttempts: 10, baseDelay: 1, maximumDelay: 60, maximumTotalTime: 5, environment: environment))
+            RetryPolicy(
+                maximumAttempts: 10, baseDelay: 1, maximumDelay: 60, maximumTotalTime: 5, environment: environment))
         do {
             _ = try await client.perform(call)
             XCTFail("503 every time must fail")
@@ -392,7 +393,8 @@ final class RetryPolicyTests: XCTestCase {
         XCTAssertEqual(retries.map { $0.metadata[LogMessage.MetadataKey.retryDelayMilliseconds] }, ["1000", "2000"])
         XCTAssertEqual(retries.map { $0.metadata[LogMessage.MetadataKey.error] }, ["status 503", "connection lost"])
         XCTAssertEqual(
-            retries.first?.text, "--> RETRY GET https://api.example.com/a (attempt 2 of 3 in 1000 ms, after status 503)")
+            retries.first?.text,
+            "--> RETRY GET https://api.example.com/a (attempt 2 of 3 in 1000 ms, after status 503)")
         let sent = recorder.messages.filter { $0.kind == .request }
         XCTAssertEqual(sent.map { $0.metadata[LogMessage.MetadataKey.attempt] }, ["1", "2", "3"])
     }

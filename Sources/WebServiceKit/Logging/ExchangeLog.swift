@@ -229,9 +229,9 @@ final class ExchangeLog: Sendable {
         let method = request.httpMethod ?? "GET"
         let url = request.url.map { redaction.redact($0, secrets: &secrets) } ?? "(no URL)"
         let milliseconds = wait.isFinite ? Int64(min(max(wait, 0), 86_400) * 1000) : 0
+        let line = "--> RETRY \(method) \(url) (attempt \(attempt) of \(maximum) in \(milliseconds) ms, after \(reason))"
         emit(
-            .retry, ["--> RETRY \(method) \(url) (attempt \(attempt) of \(maximum) in \(milliseconds) ms, after \(reason))"],
-            secrets: secrets,
+            .retry, [line], secrets: secrets,
             metadata: [
                 LogMessage.MetadataKey.call: callName, LogMessage.MetadataKey.attempt: String(attempt),
                 LogMessage.MetadataKey.method: method, LogMessage.MetadataKey.url: url,
