@@ -229,7 +229,8 @@ final class ExchangeLog: Sendable {
         let method = request.httpMethod ?? "GET"
         let url = request.url.map { redaction.redact($0, secrets: &secrets) } ?? "(no URL)"
         let milliseconds = wait.isFinite ? Int64(min(max(wait, 0), 86_400) * 1000) : 0
-        let line = "--> RETRY \(method) \(url) (attempt \(attempt) of \(maximum) in \(milliseconds) ms, after \(reason))"
+        let line =
+            "--> RETRY \(method) \(url) (attempt \(attempt) of \(maximum) in \(milliseconds) ms, after \(reason))"
         emit(
             .retry, [line], secrets: secrets,
             metadata: [
