@@ -404,10 +404,18 @@ final class RetryPolicyTests: XCTestCase {
         stubs.stub(where: { $0.url?.path == "/a" }, with: .status(302, headers: ["Location": "/b"]))
         stubs.stub(where: { $0.url?.path == "/b" }, with: .status(503), .text("landed"))
         let client = client(stubs, RetryPolicy(environment: RecordingRetryEnvironment()))
+        let recorder = MessageRecorder()
+        client.logger = recorder
+        client.logLevel = .basic
         let response = try await client.response(for: WebServiceCall<String>(relativePath: "a"))
         XCTAssertEqual(response.value, "landed")
         XCTAssertEqual(response.attempts, 2)
         XCTAssertEqual(stubs.requests.map { $0.request.url?.path }, ["/a", "/b", "/a", "/b"])
+        // Requests are numbered across the retry; the retry's message names the next one.
+        let numbers = recorder.messages.filter { $0.kind != .response }.map {
+            "\($0.kind.rawValue) \($0.metadata[LogMessage.MetadataKey.attempt] ?? "")"
+        }
+        XCTAssertEqual(numbers, ["request 1", "request 2", "retry 3", "request 3", "request 4"])
     }
 
     /// Each attempt is a new exchange for the provider: it gives credentials again (a fresh

@@ -238,6 +238,9 @@ final class CallExchange: Sendable {
     /// after another (the stages that count run in that task, never at once).
     private nonisolated(unsafe) var sends = 0
 
+    /// How many requests the call sent so far.
+    var sendCount: Int { sends }
+
     /// The number of the call's next send, from 1.
     func nextSend() -> Int {
         sends += 1

@@ -60,7 +60,8 @@ struct RetryStage: CallStage {
             // A retry whose wait would end past the total-time cap is not made: the last outcome stands.
             guard wait <= remaining else { return try Self.finish(outcome, attempts: attempts) }
             call.log?.retrying(
-                outgoing.request, attempt: attempts + 1, of: policy.maximumAttempts, after: reason, wait: wait)
+                outgoing.request, attempt: attempts + 1, of: policy.maximumAttempts, nextSend: call.sendCount + 1,
+                after: reason, wait: wait)
             do {
                 try await environment.sleep(seconds: wait)
             } catch {
