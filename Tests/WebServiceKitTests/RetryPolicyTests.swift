@@ -363,6 +363,21 @@ final class RetryPolicyTests: XCTestCase {
         XCTAssertEqual(stubs.requests.count, 3)
     }
 
+    /// A download retried after a 503 whose body went to the file: the file holds only the
+    /// final answer's body.
+    func testARetriedDownloadKeepsOnlyTheLastBody() async throws {
+        let stubs = StubTransport()
+        let call = WebServiceCall<DownloadedFile>(relativePath: "file")
+        stubs.stub(
+            call, with: .text("the server is busy, a long error body", statusCode: 503), .text("content"))
+        let client = client(stubs, RetryPolicy(environment: RecordingRetryEnvironment()))
+        let file = try await client.perform(call)
+        defer { try? FileManager.default.removeItem(at: file.url) }
+        XCTAssertEqual(try Data(contentsOf: file.url), Data("content".utf8))
+        XCTAssertEqual(file.byteCount, 7)
+        XCTAssertEqual(stubs.requests.count, 2)
+    }
+
     func testAnAnswerOfTheCacheIsNotRetried() async throws {
         let stubs = StubTransport()
         var fields = CallFields(relativePath: "a")
