@@ -163,6 +163,8 @@ await demonstrateScale()
 if let text = ProcessInfo.processInfo.environment["WEBSERVICEKIT_FAULT_URL"], let faultRoot = URL(string: text) {
     section("hostile server: a negative chunk size, CR in a field, an unknown framing, gzip, a smuggled method")
     await demonstrateHostileServer(root: faultRoot)
+    section("retries: 503 twice then 200 with backoff; a Retry-After of an hour refused")
+    await demonstrateRetries(root: faultRoot)
     section("many calls, few threads: 1,000 concurrent GETs on one client")
     await demonstrateManyCalls(root: faultRoot)
 }

@@ -53,7 +53,8 @@ speaks just enough HTTP/1.1 to break it in one way per path:
                                "drop": "before-headers" resets the connection without a
                                response; "drop": "mid-body" sends the head (Content-Length
                                twice the body's length plus 2) and the body, then resets;
-                               "delay": S holds the answer back S seconds. The
+                               "delay": S holds the answer back S seconds (a timeout before the
+                               response head); {"action": "reset"} is "drop": "before-headers". The
                                request's header fields are kept for /script-log.
   /script-log?of=T             the header fields (names in lower case) of each request /script
                                answered for tag T, in order, as a JSON list
@@ -268,7 +269,7 @@ class Handler(socketserver.BaseRequestHandler):
             # The answer held back this many seconds (a slow server).
             time.sleep(float(step["delay"]))
         drop = step.get("drop")
-        if drop == "before-headers":
+        if drop == "before-headers" or step.get("action") == "reset":
             # The connection reset before any byte of the response.
             self.reset()
             return

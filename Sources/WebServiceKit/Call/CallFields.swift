@@ -72,6 +72,14 @@ public struct CallFields: Sendable {
     public var multipartNameEscaping: MultipartNameEscaping = .percentEncoding
     /// How much of this call is logged; `nil` uses the client's level.
     public var logLevel: LogLevel? = nil
+    /// When and how this call is sent again after a failure; `nil` uses the client's
+    /// (``WebServiceClient/retryPolicy``). See ``RetryPolicy``.
+    public var retryPolicy: RetryPolicy? = nil
+    /// Whether sending this call twice has the effect of sending it once, whatever its method:
+    /// `true` lets a retry policy retry a `POST` or `PATCH` (one the server deduplicates, with an
+    /// idempotency key). `GET`, `HEAD`, `OPTIONS`, `PUT`, `DELETE` and `TRACE` are idempotent
+    /// already (RFC 9110 §9.2.2).
+    public var isIdempotent: Bool = false
 
     /// Fields with every default: a `GET` of `relativePath` unless `method` says otherwise.
     public init(method: HTTPMethod = .get, relativePath: String) {

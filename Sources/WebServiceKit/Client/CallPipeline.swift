@@ -40,7 +40,8 @@ extension WebServiceClient {
             let call = CallExchange(
                 descriptor: descriptor, interceptors: interceptors,
                 networkInterceptors: settings.networkInterceptors, provider: settings.authenticationProvider,
-                maximumRedirects: settings.maximumRedirects, cache: settings.cache,
+                maximumRedirects: settings.maximumRedirects,
+                retryPolicy: descriptor.retryPolicy ?? settings.retryPolicy, cache: settings.cache,
                 log: ExchangeLog.make(for: descriptor, settings: settings), transport: transport,
                 context: TransportContext(
                     call: descriptor, uploadLength: uploadLength, progress: reporter,

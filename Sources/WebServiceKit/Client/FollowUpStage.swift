@@ -23,7 +23,8 @@ struct FollowUpStage: CallStage {
         while true {
             // A cancelled call starts no further attempt.
             if Task.isCancelled { throw .cancelled(reason: nil) }
-            attempt += 1
+            // Numbered across the call's retries, which each go through this loop again.
+            attempt = call.nextSend()
             var sending = request
             if let provider = call.provider {
                 sending = try await runUserCode(wrappingErrorsAs: { .authentication("\($0)") }) {

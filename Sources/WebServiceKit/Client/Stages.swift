@@ -20,6 +20,7 @@ enum CallStages {
     /// and call).
     enum Stage: Sendable {
         case userInterceptors(UserInterceptorStage)
+        case retry(RetryStage)
         case followUps(FollowUpStage)
         case requestCheck(RequestCheckStage)
         case streamedBody(StreamedBodyStage)
@@ -34,6 +35,10 @@ enum CallStages {
     static let all: [Stage] = [
         // Sees the request as the caller built it, once, and the final response, once.
         .userInterceptors(UserInterceptorStage()),
+        // The retry policy: sends the call again after a failure it retries, after a backoff.
+        // Above the follow-ups, so each attempt is a new exchange for authentication, redirects
+        // and the cache; below the user interceptors, which see the call once.
+        .retry(RetryStage()),
         // The one loop of a call: authentication, challenges answered and redirects followed,
         // each decided in one place (`FollowUp.decide`). Everything below runs once per attempt.
         .followUps(FollowUpStage()),
@@ -167,6 +172,7 @@ extension CallStages.Stage {
     func applies(to outgoing: Outgoing, of call: CallExchange) -> Bool {
         switch self {
         case .userInterceptors(let stage): stage.applies(to: outgoing, of: call)
+        case .retry(let stage): stage.applies(to: outgoing, of: call)
         case .followUps(let stage): stage.applies(to: outgoing, of: call)
         case .streamedBody(let stage): stage.applies(to: outgoing, of: call)
         case .cache(let stage): stage.applies(to: outgoing, of: call)
@@ -181,6 +187,7 @@ extension CallStages.Stage {
     func send(_ outgoing: Outgoing, next: StageChain) async throws(WebServiceError) -> Answer {
         switch self {
         case .userInterceptors(let stage): try await stage.send(outgoing, next: next)
+        case .retry(let stage): try await stage.send(outgoing, next: next)
         case .followUps(let stage): try await stage.send(outgoing, next: next)
         case .streamedBody(let stage): try await stage.send(outgoing, next: next)
         case .cache(let stage): try await stage.send(outgoing, next: next)
@@ -218,24 +225,40 @@ final class CallExchange: Sendable {
     let networkInterceptors: [any WebServiceInterceptor]
     let provider: (any AuthenticationProvider)?
     let maximumRedirects: Int
+    /// The descriptor's retry policy, or else the client's.
+    let retryPolicy: RetryPolicy
     /// The client's cache, one for all its calls; `nil` when it has none.
     let cache: HTTPCache?
     /// Logs each request sent and its answer; `nil` when the call logs nothing.
     let log: ExchangeLog?
     let transport: any WebServiceTransport
     let context: TransportContext
+    /// How many requests the call sent so far, across its retries: the follow-ups number each
+    /// send from it (``nextSend()``). Unchecked: only the call's own task touches it, one send
+    /// after another (the stages that count run in that task, never at once).
+    private nonisolated(unsafe) var sends = 0
+
+    /// How many requests the call sent so far.
+    var sendCount: Int { sends }
+
+    /// The number of the call's next send, from 1.
+    func nextSend() -> Int {
+        sends += 1
+        return sends
+    }
 
     init(
         descriptor: CallDescriptor, interceptors: [any WebServiceInterceptor],
         networkInterceptors: [any WebServiceInterceptor], provider: (any AuthenticationProvider)?,
-        maximumRedirects: Int, cache: HTTPCache?, log: ExchangeLog?, transport: any WebServiceTransport,
-        context: TransportContext
+        maximumRedirects: Int, retryPolicy: RetryPolicy = .never, cache: HTTPCache?, log: ExchangeLog?,
+        transport: any WebServiceTransport, context: TransportContext
     ) {
         self.descriptor = descriptor
         self.interceptors = interceptors
         self.networkInterceptors = networkInterceptors
         self.provider = provider
         self.maximumRedirects = maximumRedirects
+        self.retryPolicy = retryPolicy
         self.cache = cache
         self.log = log
         self.transport = transport

@@ -64,6 +64,6 @@ struct ValidatedResponse {
             value: try value(decodedBy: serializer), statusCode: response.statusCode, headers: response.headers,
             // A file's bytes are in the file, not in memory.
             body: file == nil ? response.body : Data(), request: request, url: response.url,
-            source: response.source)
+            source: response.source, attempts: response.attempts)
     }
 }

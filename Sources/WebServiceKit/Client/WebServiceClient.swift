@@ -48,6 +48,7 @@ public final class WebServiceClient: Sendable {
             var authenticationProvider: (any AuthenticationProvider)? = nil
             var timeout: TimeInterval = 60
             var maximumRedirects: Int = 10
+            var retryPolicy: RetryPolicy = .never
             var maximumResponseBodySize: Int? = nil
             var cache: HTTPCache? = nil
             var logLevel: LogLevel = .none
@@ -161,6 +162,17 @@ public final class WebServiceClient: Sendable {
     public var maximumRedirects: Int {
         get { settings.current.maximumRedirects }
         set { settings.withLock { $0.maximumRedirects = max(0, newValue) } }
+    }
+
+    /// When and how calls are sent again after a failure, unless their descriptor has a policy of
+    /// its own (``CallFields/retryPolicy``). ``RetryPolicy/never`` by default: a call is sent once.
+    ///
+    /// ```swift
+    /// client.retryPolicy = RetryPolicy(maximumAttempts: 3)   // 503, 429, a reset… retried twice
+    /// ```
+    public var retryPolicy: RetryPolicy {
+        get { settings.current.retryPolicy }
+        set { settings.withLock { $0.retryPolicy = newValue } }
     }
 
     /// The most bytes a response body may have, or `nil` (the default) for no limit.

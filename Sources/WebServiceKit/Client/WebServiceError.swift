@@ -38,6 +38,11 @@ public enum WebServiceError: Error, Sendable, CustomStringConvertible {
     /// reading stopped there (before the body, when `Content-Length` already said so) and
     /// nothing of it was kept or cached. `limit` is the cap in bytes.
     case responseTooLarge(limit: Int, statusCode: Int)
+    /// The server asked, with `Retry-After` (RFC 9110 §10.2.3), for a wait longer than the call's
+    /// ``RetryPolicy`` allows (``RetryPolicy/maximumDelay``, or what was left of
+    /// ``RetryPolicy/maximumTotalTime``): the call stopped rather than wait. The refusal carries
+    /// the wait asked for and the response that asked.
+    case retryAfterTooLong(RetryAfterRefusal)
 
     /// The failure of a response serializer, with an excerpt of the body it read.
     public struct DecodingFailure: Sendable, CustomStringConvertible {
@@ -109,6 +114,7 @@ public enum WebServiceError: Error, Sendable, CustomStringConvertible {
             .responseTooLarge(_, let code):
             return code
         case .decoding(let failure): return failure.statusCode
+        case .retryAfterTooLong(let refusal): return refusal.statusCode
         default: return nil
         }
     }
@@ -132,6 +138,7 @@ public enum WebServiceError: Error, Sendable, CustomStringConvertible {
         case .download(let error): return "download failed: \(error)"
         case .responseTooLarge(let limit, let code):
             return "the response body (status \(code)) is larger than the \(limit)-byte limit; reading stopped"
+        case .retryAfterTooLong(let refusal): return "retry refused: \(refusal)"
         }
     }
 

@@ -24,12 +24,15 @@ public struct WebServiceResponse<Value: Sendable>: Sendable {
     /// Where the response came from: the network, or the client's ``HTTPCache`` (fresh,
     /// revalidated with 304, or stale).
     public let source: ResponseSource
+    /// How many times the call was sent: 1, or more when its ``RetryPolicy`` retried it
+    /// (redirects and answered challenges within an attempt are not counted).
+    public let attempts: Int
 
     /// The same response with another value.
     public func map<Other: Sendable>(_ transform: (Value) throws -> Other) rethrows -> WebServiceResponse<Other> {
         WebServiceResponse<Other>(
             value: try transform(value), statusCode: statusCode, headers: headers, body: body, request: request,
-            url: url, source: source)
+            url: url, source: source, attempts: attempts)
     }
 }
 

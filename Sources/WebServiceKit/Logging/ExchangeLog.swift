@@ -222,6 +222,29 @@ final class ExchangeLog: Sendable {
             ])
     }
 
+    /// Logs that the call will be sent again, attempt `attempt` of `maximum`, after `wait`
+    /// seconds, because of `reason` (a status, or a failure named by its code): one line. Its
+    /// `attempt` metadata is `nextSend`, the number the next request's messages will carry
+    /// (which counts redirects and answered challenges too).
+    func retrying(
+        _ request: URLRequest, attempt: Int, of maximum: Int, nextSend: Int, after reason: String, wait: TimeInterval
+    ) {
+        var secrets = hidden.current
+        let method = request.httpMethod ?? "GET"
+        let url = request.url.map { redaction.redact($0, secrets: &secrets) } ?? "(no URL)"
+        let milliseconds = wait.isFinite ? Int64(min(max(wait, 0), 86_400) * 1000) : 0
+        let line =
+            "--> RETRY \(method) \(url) (attempt \(attempt) of \(maximum) in \(milliseconds) ms, after \(reason))"
+        emit(
+            .retry, [line], secrets: secrets,
+            metadata: [
+                LogMessage.MetadataKey.call: callName, LogMessage.MetadataKey.attempt: String(nextSend),
+                LogMessage.MetadataKey.method: method, LogMessage.MetadataKey.url: url,
+                LogMessage.MetadataKey.retryDelayMilliseconds: String(milliseconds),
+                LogMessage.MetadataKey.error: reason,
+            ])
+    }
+
     private func headerLines(_ fields: [(name: String, value: String)]) -> [String] {
         fields.map { field in
             "\(field.name): \(redaction.redactsHeader(field.name) ? LogRedaction.placeholder : field.value)"

@@ -43,6 +43,8 @@ public struct LogMessage: Sendable, Hashable {
         case response
         /// The transport failed to get a response (no connection, timeout, cancellation).
         case failure
+        /// The call will be sent again by its ``RetryPolicy``, after a wait: one message per retry.
+        case retry
     }
 
     /// The keys of ``LogMessage/metadata``. Values are strings; a key is absent when it does not
@@ -64,8 +66,10 @@ public struct LogMessage: Sendable, Hashable {
         /// Where the response came from: `network`, `cache`, `revalidatedCache` or `staleCache`
         /// (``ResponseSource``). Responses.
         public static let source = "source"
-        /// What went wrong, redacted. Failures.
+        /// What went wrong, redacted. Failures; for a retry, why the call is sent again.
         public static let error = "error"
+        /// Whole milliseconds the call waits before it is sent again. Retries.
+        public static let retryDelayMilliseconds = "retryDelayMs"
     }
 
     /// What the message is about.

@@ -71,6 +71,9 @@ public final class ResponseBodySink: Sendable {
         var advanced: Int64 = 0
         /// Set once a body passed the limit: every later byte of that response is refused too.
         var failure: WebServiceError?
+        /// How many response heads began a body here, for the retry policy (a timeout after a
+        /// head is not retried).
+        var begun = 0
     }
 
     /// A sink for one call. `download` is the call's file, if it downloads to one; `progress` the
@@ -80,6 +83,15 @@ public final class ResponseBodySink: Sendable {
         self.download = download
         self.progress = progress
     }
+
+    /// How many response heads arrived so far: each body begun here, and each head a transport
+    /// noted without a body (``noteHeadArrived()``). The retry policy retries a timeout only
+    /// when none arrived during the attempt.
+    var responsesBegun: Int { state.withLock { $0.begun } }
+
+    /// Notes a response head that arrived without beginning its body here (a transport that
+    /// timed out before it handed the body over).
+    func noteHeadArrived() { state.withLock { $0.begun += 1 } }
 
     /// Whether the call downloads its response body to a file.
     public var downloadsToFile: Bool { download != nil }
@@ -129,6 +141,7 @@ public final class ResponseBodySink: Sendable {
             state.countsAppendedBytes = countsAppendedBytes
             state.advanced = 0
             state.failure = nil
+            state.begun += 1
             if case .file(let previous, _) = state.destination { previous.close() }
             if let file {
                 state.destination = .file(file, prefix: Data())

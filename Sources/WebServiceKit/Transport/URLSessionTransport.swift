@@ -146,7 +146,9 @@ public final class URLSessionTransport: WebServiceTransport {
                     }
                 }
                 router.register(exchange, for: task, context: context)
-                exchange.start(task, continuation: continuation, timeout: request.timeoutInterval)
+                exchange.start(
+                    task, continuation: continuation, timeout: request.timeoutInterval,
+                    seesHead: sink.downloadsToFile || context.reportsProgress || sink.maximumSize != nil)
             }
         } onCancel: {
             exchange.cancel()
@@ -169,6 +171,8 @@ private final class TaskExchange: @unchecked Sendable {  // every field is guard
     private var isCancelled = false
     private var timedOut = false
     private var rejectedChallenge = false
+    /// Whether the head reaches the delegate as it arrives (`false`: a completion-handler task).
+    private var seesHead = true
     /// Where the body goes: memory within the limit, or the call's file.
     private let sink: ResponseBodySink
 
@@ -176,11 +180,12 @@ private final class TaskExchange: @unchecked Sendable {  // every field is guard
 
     func start(
         _ task: URLSessionTask, continuation: CheckedContinuation<TransportResponse, any Error>,
-        timeout: TimeInterval
+        timeout: TimeInterval, seesHead: Bool = true
     ) {
         let deadline =
             timeout > 0 ? DeadlineScheduler.shared.schedule(after: timeout) { [weak self] in self?.expire() } : nil
         let cancelledAlready = lock.withLock {
+            self.seesHead = seesHead
             self.task = task
             self.continuation = continuation
             self.deadline = deadline
@@ -233,10 +238,14 @@ private final class TaskExchange: @unchecked Sendable {  // every field is guard
     }
 
     private func expire() {
-        let task = lock.withLock {
+        let (task, seesHead) = lock.withLock {
             timedOut = true
-            return self.task
+            return (self.task, self.seesHead)
         }
+        // Tells the retry policy whether the server may have answered: a head seen before the
+        // deadline, or, for a completion-handler task (whose head Foundation on Linux shows to
+        // no one before the end), always, since it cannot be known.
+        if !seesHead || task?.response is HTTPURLResponse { sink.noteHeadArrived() }
         task?.cancel()
     }
 

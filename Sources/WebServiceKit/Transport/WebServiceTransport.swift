@@ -20,6 +20,9 @@ public struct TransportResponse: Sendable {
     /// file's length; ``body`` is then empty. `nil` for a body in memory. Set by
     /// ``ResponseBodySink/finish(_:)``.
     public internal(set) var bodyFileLength: Int64?
+    /// How many times the call was sent to get this response: 1, or more when its
+    /// ``RetryPolicy`` retried it. Set by the client.
+    public internal(set) var attempts = 1
     /// For a response whose body went to the call's file: its first bytes (up to 64 KiB), kept by
     /// the sink for the error handler and the error, so that the file is never read back.
     var filePrefix = Data()

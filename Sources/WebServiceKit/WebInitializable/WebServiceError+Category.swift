@@ -8,7 +8,9 @@ extension WebServiceError {
         /// No HTTP response: connection, DNS, TLS, timeout (``WebServiceError/transport(_:)``).
         case network
         /// A response whose status the call does not accept, and no application error in it
-        /// (``WebServiceError/unacceptableStatus(code:headers:body:)``).
+        /// (``WebServiceError/unacceptableStatus(code:headers:body:)``), or one whose
+        /// `Retry-After` asked for a longer wait than the retry policy allows
+        /// (``WebServiceError/retryAfterTooLong(_:)``).
         case http
         /// A body that is not what the serializer reads at all: empty where a value was
         /// expected, malformed at its top level (not JSON, not XML), or larger than
@@ -33,7 +35,7 @@ extension WebServiceError {
         case .invalidCall, .invalidArguments, .invalidHeader, .requestSerialization, .intercepted:
             return .invalidRequest
         case .transport: return .network
-        case .unacceptableStatus: return .http
+        case .unacceptableStatus, .retryAfterTooLong: return .http
         case .emptyBody, .responseTooLarge: return .ignoreData
         case .decoding(let failure): return failure.isMalformedBody ? .ignoreData : .parse
         case .application: return .application
