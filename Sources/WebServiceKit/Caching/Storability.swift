@@ -33,6 +33,9 @@ extension CacheRules {
         -> Bool
     {
         guard method == .get, (200...599).contains(status) else { return false }
+        // A 416 answers the request's range, not the resource (RFC 9110 §15.5.17): stored under
+        // the URI it would answer requests without that range (RangeServing).
+        if status == 416, requestHeaders.contains("Range") { return false }
         let response = CacheControl(responseHeaders)
         let understood = understoodStatuses.contains(status)
         if status == 206 || status == 304 || response.mustUnderstand {
