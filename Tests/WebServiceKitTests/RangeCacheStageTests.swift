@@ -261,4 +261,35 @@ final class RangeCacheStageTests: XCTestCase {
         XCTAssertEqual(answer.statusCode, 504)
         XCTAssertEqual(stubs.requests.count, 1)
     }
+
+    /// §13.1.5: "A server MUST ignore an If-Range header field received in a request that does
+    /// not contain a Range header field"; so does the cache, which serves the stored response.
+    func testIfRangeWithoutRangeIsIgnored() async throws {
+        let stubs = StubTransport()
+        stubs.stub(where: { $0.url?.path == "/letters" }, with: full())
+        let (client, _) = client(stubs)
+        _ = try await client.response(for: call([:]))
+        let answer = try await client.response(for: call(["If-Range": "\"v0\""]))
+        XCTAssertEqual(answer.statusCode, 200)
+        XCTAssertEqual(answer.source, .cache)
+        XCTAssertEqual(stubs.requests.count, 1)
+    }
+
+    /// A stale response served after a failure (here the offline fallback) is cut like a fresh one.
+    func testAStaleFallbackIsCutToTheRange() async throws {
+        let stubs = StubTransport()
+        stubs.stub(
+            where: { $0.url?.path == "/letters" }, with: full(maxAge: 0), .init(error: URLError(.cannotConnectToHost)))
+        let (client, _) = client(stubs)
+        let offline = WebServiceCall<Data>(relativePath: "letters", cache: .offlineFallback)
+        _ = try await client.response(for: offline)
+        let ranged = WebServiceCall<Data>(
+            relativePath: "letters", headers: ["Range": "bytes=-4"], cache: .offlineFallback)
+        let answer = try await client.response(for: ranged)
+        XCTAssertEqual(answer.statusCode, 206)
+        XCTAssertEqual(answer.source, .staleCache)
+        XCTAssertEqual(text(answer.body), "wxyz")
+        XCTAssertEqual(answer.headers["Content-Range"], "bytes 22-25/26")
+        XCTAssertEqual(stubs.requests.count, 2)
+    }
 }
