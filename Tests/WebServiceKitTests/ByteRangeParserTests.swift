@@ -133,4 +133,15 @@ final class ByteRangeParserTests: XCTestCase {
             RangeServing.bodyIsRepresentationData(
                 ["Content-Encoding": "x-custom", "Content-Length": "9"], bodyLength: 10))
     }
+
+    /// Neither a 206 nor a 416 to a request with `Range` is stored; a 416 without one (a server's
+    /// oddity) follows the usual rules, and a 200 to a `Range` request is a full response.
+    func testPartialAnswersAreNotStorable() {
+        let fresh: HTTPHeaders = ["Cache-Control": "max-age=60"]
+        let ranged: HTTPHeaders = ["Range": "bytes=5-"]
+        XCTAssertFalse(CacheRules.isStorable(method: .get, requestHeaders: ranged, status: 206, responseHeaders: fresh))
+        XCTAssertFalse(CacheRules.isStorable(method: .get, requestHeaders: ranged, status: 416, responseHeaders: fresh))
+        XCTAssertTrue(CacheRules.isStorable(method: .get, requestHeaders: [:], status: 416, responseHeaders: fresh))
+        XCTAssertTrue(CacheRules.isStorable(method: .get, requestHeaders: ranged, status: 200, responseHeaders: fresh))
+    }
 }
