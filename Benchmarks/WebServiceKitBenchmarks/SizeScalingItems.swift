@@ -35,8 +35,8 @@ extension SizeScalingItem {
         cachedHeaders,
         diskCachePlain,
         diskCacheEvicting,
-        memoryDiskCachePlain, memoryDiskCacheEvicting, paging, memoryCache, jsonRPCBatch, queryItems, responseHeaders,
-        jsonArray,
+        memoryDiskCachePlain, memoryDiskCacheEvicting, paging, memoryCache, cachedRanges, jsonRPCBatch, queryItems,
+        responseHeaders, jsonArray,
     ]
 
     static let serviceRoot = URL(string: "http://127.0.0.1/")!
@@ -283,6 +283,37 @@ extension SizeScalingItem {
     ) { count in
         try cacheStores(count: count, probeDirectory: TemporaryDirectories.make(in: TemporaryDirectories.inMemory)) {
             _ in HTTPCache(memoryLimit: 1 << 34)
+        }
+    }
+
+    /// Guard for issue 22's item 10: N requests for a 100-byte range each, spread over one stored
+    /// response of N × 100 bytes, all answered by the memory cache with a 206. Linear when a hit
+    /// costs the range, not the stored body (a copy of the body per hit would be quadratic).
+    static let cachedRanges = SizeScalingItem(
+        name: "cached-ranges", label: "N 100-byte ranges of a stored N x 100-byte body, cut by the memory cache",
+        unit: "range", isIssue: false
+    ) { count in
+        let length = count * 100
+        let transport = FixedTransport(
+            response: TransportResponse(
+                statusCode: 200,
+                headers: [
+                    "Content-Type": "application/octet-stream", "Cache-Control": "max-age=3600",
+                    "Content-Length": String(length),
+                ], body: Data(repeating: 0x61, count: length)))
+        let client = WebServiceClient(serviceRoot: serviceRoot, transport: transport)
+        client.cache = HTTPCache(memoryLimit: 1 << 34)
+        _ = try client.performSynchronously(WebServiceCall<Data>(relativePath: "body"))
+        let calls = (0..<count).map { index in
+            WebServiceCall<Data>(relativePath: "body", headers: ["Range": "bytes=\(index * 100)-\(index * 100 + 99)"])
+        }
+        return {
+            for call in calls {
+                let response = try client.performSynchronously(call)
+                guard response.statusCode == 206, response.body.count == 100, response.source == .cache else {
+                    throw SizeScalingFailure("a range came back \(response.statusCode), \(response.body.count) bytes")
+                }
+            }
         }
     }
 

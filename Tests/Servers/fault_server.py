@@ -47,7 +47,8 @@ speaks just enough HTTP/1.1 to break it in one way per path:
   /script?tag=T&steps=S        a scripted conversation, for the cache tests: the n-th request
                                carrying tag T gets step n of S (the last step repeats). S is
                                base64url JSON, a list of {"status": 200, "headers": [["ETag",
-                               "\"v1\""], ...], "body": "text"}; header fields are sent as given,
+                               "\"v1\""], ...], "body": "text"} ("body64": base64 instead of
+                               "body" for any bytes); header fields are sent as given,
                                in order (two lines of one name stay two lines); a 1xx, 204 or
                                304 step has no body and no Content-Length. A step with
                                "drop": "before-headers" resets the connection without a
@@ -274,7 +275,8 @@ class Handler(socketserver.BaseRequestHandler):
             self.reset()
             return
         status = int(step.get("status", 200))
-        body = step.get("body", "").encode("utf-8")
+        # "body64" (standard base64) gives a body of any bytes, e.g. one under an unknown coding.
+        body = base64.b64decode(step["body64"]) if "body64" in step else step.get("body", "").encode("utf-8")
         head = f"HTTP/1.1 {status} Scripted\r\n"
         for name, value in step.get("headers", []):
             head += f"{name}: {value}\r\n"

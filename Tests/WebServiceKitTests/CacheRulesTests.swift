@@ -317,9 +317,25 @@ final class CacheRulesTests: XCTestCase {
             stored: tagged(["Cache-Control": "max-age=3600"]), request: ["If-None-Match": "\"v0\""],
             expected: unconditional),
         DecisionCase(
-            name: "Range requests are not served", section: "RFC 9111 §3.4",
+            name: "one byte range is served (RangeServing cuts it)", section: "RFC 9110 §14.2",
             stored: stored(["Cache-Control": "max-age=3600"]), request: ["Range": "bytes=0-10"],
+            expected: .cached(age: 100, stale: false)),
+        DecisionCase(
+            name: "several byte ranges go to the server", section: "RFC 9110 §14.2",
+            stored: stored(["Cache-Control": "max-age=3600"]), request: ["Range": "bytes=0-10,20-30"],
             expected: unconditional),
+        DecisionCase(
+            name: "a range unit the cache does not know goes to the server", section: "RFC 9110 §14.2",
+            stored: stored(["Cache-Control": "max-age=3600"]), request: ["Range": "items=0-10"],
+            expected: unconditional),
+        DecisionCase(
+            name: "an invalid Range is ignored", section: "RFC 9110 §14.2",
+            stored: stored(["Cache-Control": "max-age=3600"]), request: ["Range": "bytes=10-0"],
+            expected: .cached(age: 100, stale: false)),
+        DecisionCase(
+            name: "If-Range is evaluated by the cache, not forwarded as a precondition", section: "RFC 9110 §13.1.5",
+            stored: stored(["Cache-Control": "max-age=3600"]), request: ["Range": "bytes=0-10", "If-Range": "\"v1\""],
+            expected: .cached(age: 100, stale: false)),
         DecisionCase(
             name: "POST is not served from the cache", section: "RFC 9111 §4",
             stored: stored(["Cache-Control": "max-age=3600"]), method: .post, expected: unconditional),

@@ -103,8 +103,16 @@ extension CacheExchange {
                 call: context.call, uploadLength: context.uploadLength, progress: nil,
                 cacheIdentifier: context.cacheIdentifier,
                 responseBody: ResponseBodySink(maximumSize: context.maximumBodySize, download: nil, progress: nil)))
+        // The stored response is validated whole: a caller's `Range` / `If-Range` was answered
+        // from it, and a 206 to the validation could not freshen or replace it (RangeServing).
+        var whole = outgoing
+        whole.request.setValue(nil, forHTTPHeaderField: "Range")
+        whole.request.setValue(nil, forHTTPHeaderField: "If-Range")
+        var wholeRequest = request
+        wholeRequest.headers["Range"] = nil
+        wholeRequest.headers["If-Range"] = nil
         return CacheExchange(
-            cache: cache, outgoing: outgoing, request: request, key: key, stored: stored,
+            cache: cache, outgoing: whole, request: wholeRequest, key: key, stored: stored,
             next: StageChain(call: background, index: next.index), inBackground: true)
     }
 }

@@ -75,7 +75,8 @@ extension CacheRules {
     /// In order:
     /// 1. ``CachePolicy/disabled`` and ``CachePolicy/forceNetwork`` always go to the network,
     ///    without validators.
-    /// 2. Only `GET` requests without `Range`, conditional fields of their own or a request
+    /// 2. Only `GET` requests without a `Range` the cache leaves to the server
+    ///    (``usesCache(_:)``), conditional fields of their own or a request
     ///    `no-store` use the cache, and only an entry selected for them (§4.1: same URI, `GET`,
     ///    `Vary` fields matching). Otherwise: the network, or ``CacheDecision/unsatisfiable`` for
     ///    `only-if-cached`.
@@ -171,10 +172,13 @@ extension CacheRules {
         return [directives.maxStale, fromPolicy].compactMap { $0 }.max()
     }
 
-    /// Whether the request may be answered from the cache at all: a `GET` without `Range` (no
-    /// partial content is stored) and without preconditions of its own, which the caller will
-    /// want the server to evaluate: the cache forwards them unchanged, adds none of its own, and
-    /// passes the server's 304 back (§4.3.2).
+    /// Whether the request may be answered from the cache at all: a `GET` without preconditions
+    /// of its own, which the caller will want the server to evaluate: the cache forwards them
+    /// unchanged, adds none of its own, and passes the server's 304 back (§4.3.2). A `Range`
+    /// field is allowed when it asks one byte range (served from a stored 200 as a 206) or is
+    /// invalid (ignored, RFC 9110 §14.2); several ranges or another unit go to the server
+    /// (``RangeServing``). `If-Range` is no precondition of that kind: it only chooses between
+    /// the range and the full response (RFC 9110 §13.1.5), and the cache evaluates it.
     ///
     /// A request `no-store` is checked by the callers, which have its directives parsed: such a
     /// request is not answered from the cache either. §5.2.1.5 allows it ("if a request
@@ -183,12 +187,13 @@ extension CacheRules {
     /// `no-store` as the caller's wish to have nothing to do with stored answers (as Fetch's
     /// `no-store` cache mode does) and sends the request unconditionally, keeping what is stored.
     static func usesCache(_ request: CacheRequest) -> Bool {
-        request.method == .get && !request.headers.contains("Range") && !hasPreconditions(request.headers)
+        request.method == .get && RangeServing.cacheMayAnswer(request.headers) && !hasPreconditions(request.headers)
     }
 
-    /// The precondition fields (RFC 9110 §13.1).
+    /// The precondition fields (RFC 9110 §13.1) that a server answers with 304 or 412; not
+    /// `If-Range`, which never makes one (§13.1.5).
     static let preconditionFieldNames = [
-        "If-Match", "If-None-Match", "If-Modified-Since", "If-Unmodified-Since", "If-Range",
+        "If-Match", "If-None-Match", "If-Modified-Since", "If-Unmodified-Since",
     ]
 
     /// Whether `headers` hold a precondition field of the caller's own: the cache then adds none

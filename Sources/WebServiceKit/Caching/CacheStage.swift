@@ -24,7 +24,8 @@ struct CacheStage: CallStage {
         let method = HTTPMethod(rawValue: request.httpMethod ?? "GET")
         let cacheRequest = CacheRequest(method: method, url: url, headers: requestHeaders, policy: policy)
         let key = CacheRules.cacheKey(for: url)
-        let stored = cache.store.response(for: key)
+        // A single byte range the stored response cannot answer goes to the server (RangeServing).
+        let stored = RangeServing.usable(cache.store.response(for: key), for: requestHeaders)
         let exchange = CacheExchange(
             cache: cache, outgoing: outgoing, request: cacheRequest, key: key, stored: stored, next: next)
         switch CacheRules.decide(request: cacheRequest, entry: stored?.entry, now: Date()) {
@@ -74,6 +75,7 @@ struct CacheExchange {
     /// An answer given without the network; the log below never saw it, so it is logged here
     /// (not in the background, where it goes to nobody).
     func answer(_ response: TransportResponse) -> Answer {
+        let response = RangeServing.answer(response, to: request.headers)
         if !inBackground { next.call.log?.answered(outgoing, with: response) }
         return Answer(request: outgoing.request, response: response)
     }
@@ -147,6 +149,7 @@ struct CacheExchange {
             revalidated.response = CacheStage.response(
                 from: refreshed, age: CacheRules.currentAge(of: entry, now: responseTime), url: cacheRequest.url,
                 source: .revalidatedCache)
+            revalidated.response = RangeServing.answer(revalidated.response, to: cacheRequest.headers)
             return revalidated
         }
         if cacheRequest.method == .head, status == 200, let stored, stored.entry.method == .get,

@@ -24,6 +24,8 @@ extension CacheRules {
     ///   "the cache SHOULD ignore the no-store directive if it understands and implements the
     ///   status code's caching requirements");
     /// - no `Vary: *`, which never matches a later request (§4.1);
+    /// - not a 416 (Range Not Satisfiable) to a request with `Range`: it describes that range,
+    ///   not the resource (partial responses are not stored either, ``RangeServing``);
     /// - the response has explicit freshness (`max-age`, `Expires`), says `public` or `private`
     ///   (this is a private cache), or has a heuristically cacheable status (§3, RFC 9110 §15.1).
     ///
@@ -33,6 +35,9 @@ extension CacheRules {
         -> Bool
     {
         guard method == .get, (200...599).contains(status) else { return false }
+        // A 416 answers the request's range, not the resource (RFC 9110 §15.5.17); stored under
+        // the URI, it would answer later requests without that range (RangeServing).
+        if status == 416, requestHeaders.contains("Range") { return false }
         let response = CacheControl(responseHeaders)
         let understood = understoodStatuses.contains(status)
         if status == 206 || status == 304 || response.mustUnderstand {

@@ -7,7 +7,7 @@ import Foundation
 /// How the direct path treats a response's content coding (RFC 9110 §8.4): `gzip`, `x-gzip` and
 /// `deflate`, alone or stacked, are decoded as the body arrives; any other coding passes through
 /// unchanged, with its `Content-Encoding` field, for the caller to read (the session route's
-/// libcurl refuses such a body instead).
+/// libcurl decodes `br` and `zstd` too, and refuses any other coding).
 ///
 /// A decoded response loses its `Content-Encoding` and `Content-Length` fields, which describe
 /// the bytes on the wire and no longer the body (OkHttp's bridge does the same when it decodes).
@@ -40,13 +40,24 @@ enum ResponseDecoding {
         method != "HEAD" && statusCode >= 200 && statusCode != 204 && statusCode != 206 && statusCode != 304
     }
 
+    /// The codings the session decodes: those of ``decodedCodings`` and `br`, and on Linux `zstd`.
+    /// libcurl decodes `br` and `zstd` when it is built with them, and fails the transfer on any
+    /// coding it does not decode ("Unrecognized content encoding type"), so a body it delivered
+    /// under these codings is decoded; Apple's URL loading system decodes `br` too.
+    #if canImport(FoundationNetworking)
+        static let sessionDecodedCodings: Set<String> = decodedCodings.union(["br", "zstd"])
+    #else
+        static let sessionDecodedCodings: Set<String> = decodedCodings.union(["br"])
+    #endif
+
     /// The fields of a response the session decoded (it decodes every coding of
-    /// ``decodedCodings`` and fails on others it does not know), made to say what the direct path
-    /// says of the same answer.
+    /// ``sessionDecodedCodings`` and fails on others it does not know), made to say what the
+    /// direct path says of the same answer: a `br` body decoded by libcurl no longer claims to be
+    /// `br`, nor to have the length it had on the wire (which the cache would store and serve).
     static func sessionHeaders(_ headers: HTTPHeaders, method: String, statusCode: Int) -> HTTPHeaders {
         guard hasDecodableBody(method: method, statusCode: statusCode) else { return headers }
         let codings = headers.listElements(for: "Content-Encoding")
-        guard !codings.isEmpty, codings.allSatisfy(decodedCodings.contains) else { return headers }
+        guard !codings.isEmpty, codings.allSatisfy(sessionDecodedCodings.contains) else { return headers }
         return decodedHeaders(headers)
     }
 
