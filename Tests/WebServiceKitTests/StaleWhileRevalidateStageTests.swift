@@ -181,6 +181,42 @@ final class StaleWhileRevalidateStageTests: XCTestCase {
         XCTAssertEqual(fresh.value, "v2")
     }
 
+    /// A range asked for within the window is cut from the stale answer (RangeServing); the
+    /// background validation asks for the whole stored response, without `Range` or `If-Range`, so
+    /// that its answer (a full 200 here) can replace it.
+    func testARangeIsCutFromTheStaleAnswerAndTheValidationAsksForTheWhole() async throws {
+        let stale = ScriptedTransport.Outcome.response(
+            TransportResponse(
+                statusCode: 200,
+                headers: [
+                    "Cache-Control": "max-age=10, stale-while-revalidate=100", "Age": "20", "ETag": "\"v1\"",
+                    "Content-Length": "4", "Content-Type": "text/plain",
+                ],
+                body: Data("abcd".utf8)))
+        let replacement = ScriptedTransport.Outcome.response(
+            TransportResponse(
+                statusCode: 200, headers: ["Cache-Control": "max-age=3600", "ETag": "\"v2\""], body: Data("wxyz".utf8)))
+        let transport = ScriptedTransport([stale, replacement])
+        let (client, cache) = try client(transport)
+        _ = try await client.response(for: Self.call)
+        let ranged = WebServiceCall<String>(relativePath: "item", headers: ["Range": "bytes=1-2", "If-Range": "\"v1\""])
+        let part = try await client.response(for: ranged)
+        XCTAssertEqual(part.statusCode, 206)
+        XCTAssertEqual(part.source, .staleCache)
+        XCTAssertEqual(part.value, "bc")
+        XCTAssertEqual(part.headers["Content-Range"], "bytes 1-2/4")
+        await cache.backgroundRevalidationsFinished()
+
+        let seen = await transport.state.seen
+        XCTAssertEqual(seen.count, 2)
+        XCTAssertNil(seen.last?.request.value(forHTTPHeaderField: "Range"))
+        XCTAssertNil(seen.last?.request.value(forHTTPHeaderField: "If-Range"))
+        XCTAssertEqual(seen.last?.request.value(forHTTPHeaderField: "If-None-Match"), "\"v1\"")
+        let whole = try await client.response(for: Self.call)
+        XCTAssertEqual(whole.source, .cache)
+        XCTAssertEqual(whole.value, "wxyz", "the full answer replaced the stored response")
+    }
+
     /// The callback form: the completion runs once, with the stale answer; cancelling the task
     /// after it neither cancels nor breaks the revalidation, and the call's progress handler
     /// hears nothing of it.
