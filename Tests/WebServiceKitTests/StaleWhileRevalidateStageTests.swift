@@ -199,7 +199,8 @@ final class StaleWhileRevalidateStageTests: XCTestCase {
         let transport = ScriptedTransport([stale, replacement])
         let (client, cache) = try client(transport)
         _ = try await client.response(for: Self.call)
-        let ranged = WebServiceCall<String>(relativePath: "item", headers: ["Range": "bytes=1-2", "If-Range": "\"v1\""])
+        let ranged = WebServiceCall<String>(
+            relativePath: "item", headers: ["Range": "bytes=1-2", "If-Range": "\"v1\""])
         let part = try await client.response(for: ranged)
         XCTAssertEqual(part.statusCode, 206)
         XCTAssertEqual(part.source, .staleCache)
