@@ -31,7 +31,7 @@ extension SizeScalingItem {
     /// Every row, in the order they run: issue 25's items in its order, each next to its guard,
     /// then the paths that were linear already.
     static let all: [SizeScalingItem] = [
-        multipart, odataOr, odataIn, odataSelect, headerFloor, redactedHeaders, loggedHeaders, unloggedHeaders,
+        multipart, odataOr, odataIn, odataSelect, odataSearch, headerFloor, redactedHeaders, loggedHeaders, unloggedHeaders,
         cachedHeaders,
         diskCachePlain,
         diskCacheEvicting,
@@ -107,6 +107,23 @@ extension SizeScalingItem {
             let url = try query.relativeURL(version: .v401)
             guard url.hasSuffix("P\(count - 1)") else {
                 throw SizeScalingFailure("the URL does not end with the last name")
+            }
+        }
+    }
+
+    /// A typed `$search` of N terms joined by `AND`, built and written as the query's URL (the
+    /// text is written once, when the query is; it was concatenated as the chain grew).
+    static let odataSearch = SizeScalingItem(
+        name: "odata-search", label: "OData $search of N and-ed terms built and written to a URL", unit: "term",
+        isIssue: false
+    ) { count in
+        let terms = (0..<count).map { ODataSearch.term("t\($0)") }
+        return {
+            var search = terms[0]
+            for term in terms.dropFirst() { search = search && term }
+            let url = try ODataQuery("Products").search(search).relativeURL(version: .v401)
+            guard url.hasSuffix("t\(count - 1)") else {
+                throw SizeScalingFailure("the URL does not end with the last term: …\(url.suffix(40))")
             }
         }
     }

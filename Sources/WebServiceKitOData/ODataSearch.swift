@@ -27,24 +27,103 @@ public struct ODataSearch: Sendable, Hashable {
         case binary(String)
     }
 
-    let kind: Kind
-    /// The text, without the parentheses an enclosing operator may put around it.
-    let written: String
-    /// Whether the text ends with a `NOT` expression, which would take in what follows.
-    let endsWithNot: Bool
-    /// Why this search cannot be written, found while it was built.
-    let error: ODataQueryError?
+    /// One node of the expression, shared by every search built on it. Its text is written only
+    /// when the query is (``text()``), by a loop: building `a && b && …` with N operands costs
+    /// time linear in N, and a chain of any length is written and released without recursion.
+    ///
+    /// `@unchecked Sendable`: ``content`` is only written by `deinit`, to its own node or to the
+    /// node of an operand it holds the only reference to, which no other thread can be reading.
+    final class Node: @unchecked Sendable {
+        enum Content {
+            /// A term, a phrase (quotes included) or raw text, as written.
+            case leaf(String)
+            /// `NOT operand`, the operand in parentheses when `wrap`.
+            case not(Node, wrap: Bool)
+            /// `left OP right`, each operand in parentheses when its flag says so.
+            case binary(String, Node, Node, wrapLeft: Bool, wrapRight: Bool)
+        }
 
-    private init(_ kind: Kind, _ text: String, endsWithNot: Bool = false, error: ODataQueryError? = nil) {
-        self.kind = kind
-        self.written = text
-        self.endsWithNot = endsWithNot
-        self.error = error
+        let kind: Kind
+        fileprivate(set) var content: Content
+        /// Whether the text ends with a `NOT` expression, which would take in what follows.
+        let endsWithNot: Bool
+        /// Why this search cannot be written, found while it was built.
+        let error: ODataQueryError?
+
+        init(_ kind: Kind, _ content: Content, endsWithNot: Bool = false, error: ODataQueryError? = nil) {
+            self.kind = kind
+            self.content = content
+            self.endsWithNot = endsWithNot
+            self.error = error
+        }
+
+        deinit {
+            // A deep tree is torn down by this loop, not by the runtime's recursive release: the
+            // operands nothing else holds are emptied before they go (as ODataExpression does).
+            var pending: [Node] = []
+            Self.takeOperands(of: &content, into: &pending)
+            while var node = pending.popLast() {
+                guard isKnownUniquelyReferenced(&node) else { continue }
+                Self.takeOperands(of: &node.content, into: &pending)
+            }
+        }
+
+        private static func takeOperands(of content: inout Content, into pending: inout [Node]) {
+            switch content {
+            case .leaf: return
+            case .not(let operand, _): pending.append(operand)
+            case .binary(_, let left, let right, _, _):
+                pending.append(left)
+                pending.append(right)
+            }
+            content = .leaf("")
+        }
+
+        /// The text, without the parentheses an enclosing operator may put around it; written by
+        /// a loop over an explicit stack.
+        var written: String {
+            enum Piece {
+                case node(Node)
+                case text(String)
+            }
+            var output = ""
+            var stack: [Piece] = [.node(self)]
+            while let piece = stack.popLast() {
+                switch piece {
+                case .text(let text): output += text
+                case .node(let node):
+                    switch node.content {
+                    case .leaf(let text): output += text
+                    case .not(let operand, let wrap):
+                        output += wrap ? "NOT (" : "NOT "
+                        if wrap { stack.append(.text(")")) }
+                        stack.append(.node(operand))
+                    case .binary(let op, let left, let right, let wrapLeft, let wrapRight):
+                        if wrapRight { stack.append(.text(")")) }
+                        stack.append(.node(right))
+                        stack.append(.text((wrapLeft ? ") " : " ") + op + (wrapRight ? " (" : " ")))
+                        stack.append(.node(left))
+                        if wrapLeft { output += "(" }
+                    }
+                }
+            }
+            return output
+        }
+    }
+
+    let node: Node
+
+    var kind: Kind { node.kind }
+    /// The text, without the parentheses an enclosing operator may put around it.
+    var written: String { node.written }
+
+    private init(_ kind: Kind, _ content: Node.Content, endsWithNot: Bool = false, error: ODataQueryError? = nil) {
+        node = Node(kind, content, endsWithNot: endsWithNot, error: error)
     }
 
     /// One search word: `blue`.
     public static func term(_ word: String) -> ODataSearch {
-        ODataSearch(.term, word, error: ODataSearchSyntax.termError(word))
+        ODataSearch(.term, .leaf(word), error: ODataSearchSyntax.termError(word))
     }
 
     /// A phrase, matched as a whole: `"out of stock"`.
@@ -54,14 +133,14 @@ public struct ODataSearch: Sendable, Hashable {
             ? .invalidValue("a search phrase cannot be empty")
             : text.contains("\"")
                 ? .invalidValue("a search phrase cannot contain a double quote (ABNF searchPhrase): \(text)") : nil
-        return ODataSearch(.phrase, "\"" + text + "\"", error: error)
+        return ODataSearch(.phrase, .leaf("\"" + text + "\""), error: error)
     }
 
     /// Search text as written (`blue OR "light green"`), checked when the query is written: its
     /// double quotes and parentheses must pair up, phrases and parentheses must not be empty,
     /// and `AND`/`OR` must stand between two operands and `NOT` before one.
     public static func raw(_ text: String) -> ODataSearch {
-        ODataSearch(.raw, text, error: ODataSearchSyntax.rawError(text))
+        ODataSearch(.raw, .leaf(text), error: ODataSearchSyntax.rawError(text))
     }
 
     /// `self AND other`.
@@ -71,7 +150,7 @@ public struct ODataSearch: Sendable, Hashable {
     /// `NOT self`.
     public var not: ODataSearch {
         let wrap = kind == .raw || { if case .binary = kind { true } else { false } }()
-        return ODataSearch(.not, "NOT " + (wrap ? "(\(written))" : written), endsWithNot: true, error: error)
+        return ODataSearch(.not, .not(node, wrap: wrap), endsWithNot: true, error: node.error)
     }
 
     /// `lhs AND rhs`.
@@ -87,19 +166,30 @@ public struct ODataSearch: Sendable, Hashable {
             return operand.kind == .raw
         }
         // Something follows the left operand: a trailing NOT would take it in.
-        let wrapLeft = differs(left) || left.endsWithNot
+        let wrapLeft = differs(left) || left.node.endsWithNot
         let wrapRight = differs(right)
-        let text =
-            (wrapLeft ? "(\(left.written))" : left.written) + " \(op) "
-            + (wrapRight ? "(\(right.written))" : right.written)
         return ODataSearch(
-            .binary(op), text, endsWithNot: !wrapRight && right.endsWithNot, error: left.error ?? right.error)
+            .binary(op), .binary(op, left.node, right.node, wrapLeft: wrapLeft, wrapRight: wrapRight),
+            endsWithNot: !wrapRight && right.node.endsWithNot, error: left.node.error ?? right.node.error)
     }
 
     /// The `$search` value, before percent-encoding.
     public func text() throws(ODataQueryError) -> String {
-        if let error { throw error }
+        if let error = node.error { throw error }
         return written
+    }
+
+    /// Two searches are equal when they are of the same kind and write the same text (or fail
+    /// with the same error).
+    public static func == (lhs: ODataSearch, rhs: ODataSearch) -> Bool {
+        lhs.node === rhs.node
+            || (lhs.kind == rhs.kind && lhs.node.error == rhs.node.error && lhs.written == rhs.written)
+    }
+
+    /// Hashes the kind and the text, as ``==`` compares them.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(kind)
+        hasher.combine(written)
     }
 }
 

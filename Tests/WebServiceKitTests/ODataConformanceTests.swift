@@ -378,6 +378,43 @@ final class ODataConformanceTests: XCTestCase {
         XCTAssertThrowsError(try url(ODataQuery("P").search(blue), .v3))
     }
 
+    /// A long chain is built and written in time linear in its length, and written and released
+    /// without recursion: 100,000 operands (and a `NOT` nested 100,000 deep) would overflow the
+    /// stack of a recursive writer or release. Equal searches compare and hash alike.
+    func testLongSearchChainsAreWrittenAndReleasedWithoutRecursion() throws {
+        let count = 100_000
+        var chain = ODataSearch.term("t0")
+        for index in 1..<count { chain = chain && .term("t\(index)") }
+        let text = try chain.text()
+        XCTAssertTrue(text.hasPrefix("t0 AND t1 AND t2 AND "))
+        XCTAssertTrue(text.hasSuffix(" AND t\(count - 1)"))
+        XCTAssertEqual(text.components(separatedBy: " AND ").count, count)
+
+        var negated = ODataSearch.term("x")
+        for _ in 0..<count { negated = !negated }
+        let negatedText = try negated.text()
+        XCTAssertEqual(negatedText.count, count * 4 + 1)
+        XCTAssertTrue(negatedText.hasSuffix("NOT NOT x"))
+
+        // Mixed operators nest parentheses 10,000 deep, written by the same loop.
+        var mixed = ODataSearch.term("a")
+        for index in 0..<10_000 { mixed = index.isMultiple(of: 2) ? (mixed || .term("b")) : (.term("c") && mixed) }
+        let mixedText = try mixed.text()
+        XCTAssertEqual(mixedText.filter { $0 == "(" }.count, mixedText.filter { $0 == ")" }.count)
+        XCTAssertTrue(abnf.matches("searchExpr", try ((ODataSearch.term("c") && .term("a")) || .term("b")).text()))
+
+        let blue = ODataSearch.term("blue")
+        let same = blue && .phrase("x y")
+        let again = ODataSearch.term("blue") && .phrase("x y")
+        XCTAssertEqual(same, again)
+        XCTAssertEqual(Set([same, again]).count, 1)
+        XCTAssertNotEqual(same, blue || .phrase("x y"))
+        XCTAssertNotEqual(ODataSearch.term("a b"), ODataSearch.raw("a b"))
+        chain = .term("released")  // the 100,000-node chain goes here, by the node's loop
+        negated = .term("released")
+        XCTAssertEqual(try chain.text(), "released")
+    }
+
     // MARK: 17. / and ? inside string literals
 
     func testSlashAndQuestionMarkInStringLiteralsAreEncoded() throws {
