@@ -31,7 +31,8 @@ extension SizeScalingItem {
     /// Every row, in the order they run: issue 25's items in its order, each next to its guard,
     /// then the paths that were linear already.
     static let all: [SizeScalingItem] = [
-        multipart, odataOr, odataIn, odataSelect, odataSearch, headerFloor, redactedHeaders, loggedHeaders, unloggedHeaders,
+        multipart, odataOr, odataIn, odataSelect, odataSearch, headerFloor, redactedHeaders, loggedHeaders,
+        unloggedHeaders,
         cachedHeaders,
         diskCachePlain,
         diskCacheEvicting,
