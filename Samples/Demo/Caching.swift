@@ -8,6 +8,14 @@ extension WebServiceCall where Response == Data {
     static let validated = WebServiceCall(name: "validated", relativePath: "cache")
     /// httpbin answers without any caching field.
     static let uncacheable = WebServiceCall(name: "uncacheable", relativePath: "get")
+    /// The first 16 bytes of `cacheable`: the cache cuts them from the stored 200.
+    static let cacheableStart = WebServiceCall(
+        name: "cacheableStart", relativePath: "cache/60", headers: ["Range": "bytes=0-15"])
+    /// httpbin sends back the fields asked for: stale at once, usable stale for a minute while
+    /// the cache validates it in the background (RFC 5861).
+    static let staleWhileRevalidate = WebServiceCall(
+        name: "staleWhileRevalidate",
+        relativePath: "response-headers?Cache-Control=max-age%3D0%2C%20stale-while-revalidate%3D60")
 }
 
 /// Calls `call` twice through a client with an HTTP cache and prints where each answer came from.
@@ -43,5 +51,19 @@ func demonstrateCache(root: URL) async {
                 print("failed: \(error)")
             }
         }
+    }
+    do {
+        let part = try await client.response(for: .cacheableStart)
+        print(
+            "Range bytes=0-15 of the stored answer: \(part.statusCode) from \(part.source), "
+                + "Content-Range \(part.headers["Content-Range"] ?? "none"), \(part.body.count) bytes")
+        for attempt in 1...2 {
+            let response = try await client.response(for: .staleWhileRevalidate)
+            print(
+                "max-age=0, stale-while-revalidate=60, call \(attempt): \(response.source)"
+                    + (response.source == .staleCache ? " (at once; a validation goes on in the background)" : ""))
+        }
+    } catch {
+        print("failed: \(error)")
     }
 }
