@@ -1,5 +1,6 @@
 import Foundation
 import WebServiceKit
+import WebServiceKitTesting
 import XCTest
 
 #if canImport(FoundationNetworking)
@@ -11,26 +12,6 @@ import XCTest
 #elseif canImport(Darwin)
     import Darwin
 #endif
-
-/// A retry environment that never sleeps: it records each wait and moves its clock by it.
-private final class NoWaiting: RetryEnvironment, @unchecked Sendable {  // guarded by `lock`
-    private let lock = NSLock()
-    private var clock: TimeInterval = 0
-    private var recorded: [TimeInterval] = []
-
-    var waits: [TimeInterval] { lock.withLock { recorded } }
-
-    func uptime() -> TimeInterval { lock.withLock { clock } }
-    func now() -> Date { Date() }
-    func random() -> Double { 1 }
-    func sleep(seconds: TimeInterval) async throws {
-        try Task.checkCancellation()
-        lock.withLock {
-            recorded.append(seconds)
-            clock += seconds
-        }
-    }
-}
 
 /// A retry environment whose sleep lasts until its task is cancelled, and says when it starts.
 private final class WaitsForCancellation: RetryEnvironment, @unchecked Sendable {  // guarded by `lock`
@@ -111,7 +92,7 @@ final class RetryIntegrationTests: XCTestCase {
 
     func testServiceUnavailableTwiceThenSuccess() async throws {
         let tag = tag()
-        let environment = NoWaiting()
+        let environment = RecordingRetryEnvironment()
         let client = try client(RetryPolicy(maximumAttempts: 3, baseDelay: 0.25, environment: environment))
         let call = WebServiceCall<String>(relativePath: try script([.status(503), .status(503), .ok], tag: tag))
         let response = try await client.response(for: call)
@@ -124,7 +105,7 @@ final class RetryIntegrationTests: XCTestCase {
 
     func testTooManyRequestsWithRetryAfterOneSecond() async throws {
         let tag = tag()
-        let environment = NoWaiting()
+        let environment = RecordingRetryEnvironment()
         let client = try client(RetryPolicy(baseDelay: 5, environment: environment))
         let call = WebServiceCall<String>(
             relativePath: try script([.status(429, [["Retry-After", "1"]]), .ok], tag: tag))
@@ -138,7 +119,7 @@ final class RetryIntegrationTests: XCTestCase {
 
     func testARetryAfterPastTheCapFailsWithIt() async throws {
         let tag = tag()
-        let environment = NoWaiting()
+        let environment = RecordingRetryEnvironment()
         let client = try client(RetryPolicy(maximumDelay: 10, environment: environment))
         let call = WebServiceCall<String>(
             relativePath: try script([.status(503, [["Retry-After", "3600"]]), .ok], tag: tag))
@@ -157,7 +138,7 @@ final class RetryIntegrationTests: XCTestCase {
 
     func testAResetThenSuccessOnTheDirectRoute() async throws {
         let tag = tag()
-        let client = try client(RetryPolicy(environment: NoWaiting()))
+        let client = try client(RetryPolicy(environment: RecordingRetryEnvironment()))
         let call = WebServiceCall<String>(relativePath: try script([.reset, .ok], tag: tag))
         let response = try await client.response(for: call)
         XCTAssertEqual(response.value, "ok")
@@ -169,7 +150,7 @@ final class RetryIntegrationTests: XCTestCase {
     /// A PUT with its body in memory goes through `URLSession` on Linux: its reset is retried too.
     func testAResetThenSuccessOnTheSessionRoute() async throws {
         let tag = tag()
-        let client = try client(RetryPolicy(environment: NoWaiting()))
+        let client = try client(RetryPolicy(environment: RecordingRetryEnvironment()))
         let call = WebServiceCall<String>(method: .put, relativePath: try script([.reset, .ok], tag: tag))
         let response = try await client.response(for: call, Data("{\"a\":1}".utf8))
         XCTAssertEqual(response.value, "ok")
@@ -182,7 +163,7 @@ final class RetryIntegrationTests: XCTestCase {
     func testARefusedConnectionIsRetriedOnBothRoutes() async throws {
         let port = try closedPort()
         let client = WebServiceClient(serviceRoot: URL(string: "http://127.0.0.1:\(port)/")!)
-        client.retryPolicy = RetryPolicy(maximumAttempts: 2, environment: NoWaiting())
+        client.retryPolicy = RetryPolicy(maximumAttempts: 2, environment: RecordingRetryEnvironment())
         let logger = KindCounter()
         client.logger = logger
         client.logLevel = .basic
@@ -202,7 +183,7 @@ final class RetryIntegrationTests: XCTestCase {
 
     func testAPostIsNotRetried() async throws {
         let tag = tag()
-        let client = try client(RetryPolicy(environment: NoWaiting()))
+        let client = try client(RetryPolicy(environment: RecordingRetryEnvironment()))
         let call = WebServiceCall<String>(method: .post, relativePath: try script([.status(503), .ok], tag: tag))
         do {
             _ = try await client.perform(call, Data("{}".utf8))
@@ -226,7 +207,7 @@ final class RetryIntegrationTests: XCTestCase {
 
     func testAPostMarkedIdempotentIsRetried() async throws {
         let tag = tag()
-        let client = try client(RetryPolicy(environment: NoWaiting()))
+        let client = try client(RetryPolicy(environment: RecordingRetryEnvironment()))
         var fields = CallFields(method: .post, relativePath: try script([.status(503), .reset, .ok], tag: tag))
         fields.isIdempotent = true
         let response = try await client.response(for: WebServiceCall<String>(fields), Data("{}".utf8))
@@ -256,7 +237,7 @@ final class RetryIntegrationTests: XCTestCase {
 
     func testTheTotalTimeCap() async throws {
         let tag = tag()
-        let environment = NoWaiting()
+        let environment = RecordingRetryEnvironment()
         // Waits of 1, 2 and 4 s (no jitter in this environment): the third would end at 7 s.
         let client = try client(
             RetryPolicy(
@@ -275,7 +256,7 @@ final class RetryIntegrationTests: XCTestCase {
 
     func testAOneShotStreamIsNotRetriedAndAReplayableOneIs() async throws {
         let oneShotTag = tag()
-        let client = try client(RetryPolicy(environment: NoWaiting()))
+        let client = try client(RetryPolicy(environment: RecordingRetryEnvironment()))
         let oneShot = WebServiceCall<String>(
             method: .put, relativePath: try script([.status(503), .ok], tag: oneShotTag))
         do {
@@ -301,7 +282,7 @@ final class RetryIntegrationTests: XCTestCase {
     /// The first answer comes after the call's timeout: no response head arrived, so it is retried.
     func testATimeoutBeforeTheResponseIsRetried() async throws {
         let tag = tag()
-        let client = try client(RetryPolicy(environment: NoWaiting()))
+        let client = try client(RetryPolicy(environment: RecordingRetryEnvironment()))
         var slow = Step.ok
         slow.delay = 2
         var fields = CallFields(relativePath: try script([slow, .ok], tag: tag))
@@ -314,7 +295,7 @@ final class RetryIntegrationTests: XCTestCase {
     /// A timeout after the response head arrived (a body that drips) is not retried, on either
     /// route: the server may have acted on the request, and half an answer is not a refusal.
     func testATimeoutAfterTheResponseHeadIsNotRetried() async throws {
-        let client = try client(RetryPolicy(environment: NoWaiting()))
+        let client = try client(RetryPolicy(environment: RecordingRetryEnvironment()))
         for method in [HTTPMethod.get, .put] {
             let tag = tag()
             var fields = CallFields(method: method, relativePath: "drip?interval=1&bytes=5&tag=\(tag)")

@@ -10,24 +10,6 @@ import XCTest
 // The Swift examples of Docs/Retries.md, compiled and run against StubTransport. Declarations
 // are written here as the page shows them. When you change an example, change the page too.
 
-/// The page's test environment, as the page shows it.
-final class NoWaiting: RetryEnvironment, @unchecked Sendable {
-    private let lock = NSLock()
-    private var clock: TimeInterval = 0
-    private var recorded: [TimeInterval] = []
-    var waits: [TimeInterval] { lock.withLock { recorded } }
-    func uptime() -> TimeInterval { lock.withLock { clock } }
-    func now() -> Date { Date() }
-    func random() -> Double { 1 }  // the backoff's upper bound
-    func sleep(seconds: TimeInterval) async throws {
-        try Task.checkCancellation()
-        lock.withLock {
-            recorded.append(seconds)
-            clock += seconds
-        }
-    }
-}
-
 final class RetriesGuideExamplesTests: XCTestCase {
     private struct Report: Decodable, Sendable { let id: Int }
 
@@ -35,7 +17,7 @@ final class RetriesGuideExamplesTests: XCTestCase {
     func testTheDescriptorExamples() async throws {
         let stubs = StubTransport()
         let client = WebServiceClient(serviceRoot: URL(string: "https://api.example.com/")!, transport: stubs)
-        let environment = NoWaiting()
+        let environment = RecordingRetryEnvironment()
         client.retryPolicy = RetryPolicy(maximumAttempts: 3, environment: environment)
 
         var fields = CallFields(relativePath: "reports/%%0%%")
@@ -72,11 +54,27 @@ final class RetriesGuideExamplesTests: XCTestCase {
         XCTAssertEqual(environment.waits, [0.5, 1, 2, 4, 0.5])
     }
 
+    /// The testing example: `RecordingRetryEnvironment` records the waits, `[0.5, 1.0]` after two
+    /// retries with the default base delay and jitter 1.
+    func testTheTestingExample() async throws {
+        let stubs = StubTransport()
+        let client = WebServiceClient(serviceRoot: URL(string: "https://api.example.com/")!, transport: stubs)
+        let call = WebServiceCall<String>(relativePath: "report")
+        stubs.stub(call, with: .status(503), .status(503), .text("ok"))
+
+        let environment = RecordingRetryEnvironment()
+        client.retryPolicy = RetryPolicy(maximumAttempts: 3, environment: environment)
+        let answer = try await client.perform(call)
+        XCTAssertEqual(answer, "ok")
+        XCTAssertEqual(environment.waits, [0.5, 1.0])
+        XCTAssertEqual(environment.uptime(), 1.5)
+    }
+
     /// The `catch .retryAfterTooLong(let refusal)` example.
     func testTheRefusalExample() async throws {
         let stubs = StubTransport()
         let client = WebServiceClient(serviceRoot: URL(string: "https://api.example.com/")!, transport: stubs)
-        client.retryPolicy = RetryPolicy(maximumAttempts: 3, environment: NoWaiting())
+        client.retryPolicy = RetryPolicy(maximumAttempts: 3, environment: RecordingRetryEnvironment())
         let search = WebServiceCall<String>(relativePath: "search?q=%%0%%")
         stubs.stub(search, with: .status(429, headers: ["Retry-After": "90"]))
         var scheduled: TimeInterval?

@@ -8,35 +8,6 @@ import XCTest
     import FoundationNetworking
 #endif
 
-/// A retry environment that never sleeps: it records each wait and moves its clock by it, draws
-/// the jitter it was given, and reads a fixed date.
-final class RecordingRetryEnvironment: RetryEnvironment, @unchecked Sendable {  // guarded by `lock`
-    private let lock = NSLock()
-    private var clock: TimeInterval = 0
-    private var recorded: [TimeInterval] = []
-    private let jitter: Double
-    let date: Date
-
-    init(jitter: Double = 1, date: Date = Date(timeIntervalSince1970: 1_700_000_000)) {
-        self.jitter = jitter
-        self.date = date
-    }
-
-    /// The waits, in order.
-    var waits: [TimeInterval] { lock.withLock { recorded } }
-
-    func uptime() -> TimeInterval { lock.withLock { clock } }
-    func now() -> Date { date }
-    func random() -> Double { jitter }
-    func sleep(seconds: TimeInterval) async throws {
-        try Task.checkCancellation()
-        lock.withLock {
-            recorded.append(seconds)
-            clock += seconds
-        }
-    }
-}
-
 /// A retry environment whose sleep waits until its task is cancelled, and says when it starts.
 final class BlockingRetryEnvironment: RetryEnvironment, @unchecked Sendable {  // guarded by `lock`
     private let lock = NSLock()
