@@ -57,28 +57,22 @@ public struct ODataExpression: Sendable, ExpressibleByStringLiteral, Expressible
         init(_ node: Node) { self.node = node }
 
         deinit {
-            var pending: [Operand] = []
-            Self.takeOperands(of: &node, into: &pending)
-            while var operand = pending.popLast() {
-                // Shared with another expression: that one releases it later.
-                guard isKnownUniquelyReferenced(&operand) else { continue }
-                Self.takeOperands(of: &operand.node, into: &pending)
-            }
+            var operands = detachOperands()
+            IterativeRelease.release(&operands) { $0.detachOperands() }
         }
 
-        /// Moves the operands of `node` to `pending` and leaves a leaf in its place.
-        private static func takeOperands(of node: inout Node, into pending: inout [Operand]) {
+        /// Leaves a leaf in place of this node and returns the operands it held.
+        private func detachOperands() -> [Operand] {
+            let operands: [Operand]
             switch node {
-            case .property, .literal, .raw, .invalid: return
-            case .binary(_, let left, let right):
-                pending.append(left)
-                pending.append(right)
-            case .not(let operand), .negate(let operand), .parameter(_, let operand): pending.append(operand)
-            case .function(_, let operands), .list(let operands): pending += operands
-            case .lambda(_, _, _, let operand), .cast(let operand, _, _):
-                if let operand { pending.append(operand) }
+            case .property, .literal, .raw, .invalid: return []
+            case .binary(_, let left, let right): operands = [left, right]
+            case .not(let operand), .negate(let operand), .parameter(_, let operand): operands = [operand]
+            case .function(_, let list), .list(let list): operands = list
+            case .lambda(_, _, _, let operand), .cast(let operand, _, _): operands = operand.map { [$0] } ?? []
             }
             node = .raw("")
+            return operands
         }
     }
 

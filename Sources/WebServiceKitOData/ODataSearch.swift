@@ -57,26 +57,22 @@ public struct ODataSearch: Sendable, Hashable {
             self.error = error
         }
 
+        // A deep tree is torn down by a loop, not by the runtime's recursive release.
         deinit {
-            // A deep tree is torn down by this loop, not by the runtime's recursive release: the
-            // operands nothing else holds are emptied before they go (as ODataExpression does).
-            var pending: [Node] = []
-            Self.takeOperands(of: &content, into: &pending)
-            while var node = pending.popLast() {
-                guard isKnownUniquelyReferenced(&node) else { continue }
-                Self.takeOperands(of: &node.content, into: &pending)
-            }
+            var operands = detachOperands()
+            IterativeRelease.release(&operands) { $0.detachOperands() }
         }
 
-        private static func takeOperands(of content: inout Content, into pending: inout [Node]) {
+        /// Leaves a leaf in place of this node and returns the operands it held.
+        private func detachOperands() -> [Node] {
+            let operands: [Node]
             switch content {
-            case .leaf: return
-            case .not(let operand, _): pending.append(operand)
-            case .binary(_, let left, let right, _, _):
-                pending.append(left)
-                pending.append(right)
+            case .leaf: return []
+            case .not(let operand, _): operands = [operand]
+            case .binary(_, let left, let right, _, _): operands = [left, right]
             }
             content = .leaf("")
+            return operands
         }
 
         /// The text, without the parentheses an enclosing operator may put around it; written by
