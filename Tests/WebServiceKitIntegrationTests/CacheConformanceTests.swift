@@ -203,6 +203,46 @@ final class CacheConformanceTests: XCTestCase {
         }
     }
 
+    /// With a fresh stored response, the cache evaluates the caller's conditions itself (RFC 9111
+    /// §4.3.2, a SHOULD): a match is a 304 the cache makes, a mismatch the stored 200, and the
+    /// server hears of neither; `If-Match` is the origin's to evaluate and goes to it.
+    func testTheCacheAnswersTheCallersConditionsFromAFreshStoredResponse() async throws {
+        let lastModified = "Wed, 01 Jan 2025 00:00:00 GMT"
+        let client = try client()
+        let tag = newTag()
+        let steps = [
+            Step(
+                headers: [["ETag", "\"v1\""], ["Last-Modified", lastModified], ["Cache-Control", "max-age=600"]],
+                body: "one"),
+            Step(status: 412, headers: [["ETag", "\"v1\""]]),
+        ]
+        let path = try scriptPath(steps, tag: tag)
+        _ = try await client.response(for: WebServiceCall<Data>(relativePath: path))
+        let cases: [([String: String], Int)] = [
+            (["If-None-Match": "\"v1\""], 304), (["If-None-Match": "W/\"v0\", \"v1\""], 304),
+            (["If-None-Match": "\"v2\""], 200), (["If-Modified-Since": lastModified], 304),
+            (["If-Modified-Since": "Tue, 31 Dec 2024 23:59:59 GMT"], 200),
+        ]
+        for (condition, status) in cases {
+            let call = WebServiceCall<Data>(relativePath: path, headers: condition, successCodes: [200..<300, 304])
+            let answer = try await client.response(for: call)
+            XCTAssertEqual(answer.statusCode, status, "\(condition)")
+            XCTAssertEqual(answer.source, .cache, "\(condition)")
+            XCTAssertEqual(text(answer.body), status == 304 ? "" : "one", "\(condition)")
+        }
+        let asked = try await requests(tag).count
+        XCTAssertEqual(asked, 1, "the server answered only the first request")
+
+        let guarded = WebServiceCall<Data>(
+            relativePath: path, headers: ["If-Match": "\"v0\""], successCodes: [200..<300, 412])
+        let refused = try await client.response(for: guarded)
+        XCTAssertEqual(refused.statusCode, 412)
+        XCTAssertEqual(refused.source, .network)
+        let sent = try await requests(tag)
+        XCTAssertEqual(sent.count, 2)
+        XCTAssertEqual(sent.last?["if-match"], "\"v0\"")
+    }
+
     // MARK: - Item 8: request no-store (RFC 9111 §5.2.1.5) and Pragma (RFC 7234 §5.4)
 
     /// A request with `no-store` goes to the server without validators and its answer is not

@@ -64,7 +64,9 @@ final class StaleDirectivesRulesTests: XCTestCase {
             (["Cache-Control": "min-fresh=1"], .automatic, nil),
             (["Cache-Control": "no-store"], .automatic, nil),
             (["If-None-Match": "\"v1\""], .automatic, nil),
-            (["Range": "bytes=0-1"], .automatic, nil),
+            // A single range is cut from the stale answer (RangeServing), as from a fresh one.
+            (["Range": "bytes=0-1"], .automatic, 100),
+            (["Range": "bytes=0-1, 4-5"], .automatic, nil),
         ]
         for (headers, policy, age) in cases {
             XCTAssertEqual(

@@ -28,6 +28,7 @@ struct CacheStage: CallStage {
         let stored = RangeServing.usable(cache.store.response(for: key), for: requestHeaders)
         let exchange = CacheExchange(
             cache: cache, outgoing: outgoing, request: cacheRequest, key: key, stored: stored, next: next)
+        if let answer = exchange.answerPreconditions() { return answer }
         switch CacheRules.decide(request: cacheRequest, entry: stored?.entry, now: Date()) {
         case .cached(let age, let stale):
             guard let stored else { break }
@@ -78,6 +79,28 @@ struct CacheExchange {
         let response = RangeServing.answer(response, to: request.headers)
         if !inBackground { next.call.log?.answered(outgoing, with: response) }
         return Answer(request: outgoing.request, response: response)
+    }
+
+    /// The answer to the caller's own `If-None-Match` / `If-Modified-Since` from the stored
+    /// response (RFC 9111 §4.3.2), when the stored response would answer the request without
+    /// them: a 304 the cache makes, or the stored response; `nil` to leave the conditions to the
+    /// server (``CacheRules/evaluatePreconditions(_:against:)``).
+    func answerPreconditions() -> Answer? {
+        guard let stored, CacheRules.hasPreconditions(request.headers),
+            let outcome = CacheRules.evaluatePreconditions(request.headers, against: stored.entry),
+            case .cached(let age, let stale) = CacheRules.decide(
+                request: CacheRules.withoutPreconditions(request), entry: stored.entry, now: Date())
+        else { return nil }
+        let source: ResponseSource = stale ? .staleCache : .cache
+        switch outcome {
+        case .notModified:
+            return answer(
+                TransportResponse(
+                    statusCode: 304, headers: CacheRules.notModifiedHeaders(for: stored.entry, age: age),
+                    url: request.url, source: source))
+        case .selected:
+            return answer(CacheStage.response(from: stored, age: age, url: request.url, source: source))
+        }
     }
 
     /// Sends the request with the cache's `validators` added (`If-None-Match`, `If-Modified-Since`

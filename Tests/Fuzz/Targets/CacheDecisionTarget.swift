@@ -84,6 +84,7 @@ enum CacheDecisionTarget {
         for field in requestHeaders.fields where !excluded.contains(field.name.lowercased()) {
             fuzzCheck(fresh.responseHeaders.values(for: field.name).contains(field.value), "304 lost \(field.name)")
         }
+        checkPreconditions(requestHeaders, entry: entry)
         _ = CacheRules.notModifiedFreshens(entry, notModifiedHeaders: requestHeaders)
         _ = CacheRules.headResponseFreshens(entry, headResponseHeaders: requestHeaders)
 
@@ -187,6 +188,34 @@ enum CacheDecisionTarget {
         fuzzCheck(!ageField.isEmpty && ageField.utf8.allSatisfy { (0x30...0x39).contains($0) }, "Age: \(ageField)")
         for name in entry.cacheControl.noCacheFieldNames {
             fuzzCheck(!served.contains(name), "served \(name) despite no-cache=\"\(name)\"")
+        }
+    }
+
+    /// The caller's conditions evaluated by the cache (RFC 9111 §4.3.2): never for a request with
+    /// `If-Match` / `If-Unmodified-Since`; an `If-None-Match` naming the stored `ETag` (the cache's
+    /// own validator, written back) is a 304; every entity tag read back is quoted `etagc`; the
+    /// 304's fields are a subset of what a cached answer carries.
+    private static func checkPreconditions(_ headers: HTTPHeaders, entry: CacheEntry) {
+        let outcome = CacheRules.evaluatePreconditions(headers, against: entry)
+        if headers.contains("If-Match") || headers.contains("If-Unmodified-Since") {
+            fuzzCheck(outcome == nil, "evaluated a condition of the origin's")
+        }
+        for value in headers.values(for: "If-None-Match") + headers.values(for: "ETag") {
+            for tag in EntityTag.opaqueTags(in: value) ?? [] {
+                fuzzCheck(RangeServing.isStrongEntityTag(String(tag)), "entity tag \(tag.debugDescription)")
+            }
+        }
+        if let etag = entry.responseHeaders["ETag"], let tags = EntityTag.opaqueTags(in: etag), tags.count == 1 {
+            var own = HTTPHeaders()
+            own["If-None-Match"] = etag
+            fuzzCheck(
+                CacheRules.evaluatePreconditions(own, against: entry) == .notModified,
+                "the stored ETag \(etag.debugDescription) does not match itself")
+        }
+        let notModified = CacheRules.notModifiedHeaders(for: entry, age: 5)
+        let served = CacheRules.headersForCachedResponse(entry, age: 5)
+        for field in notModified.fields {
+            fuzzCheck(served.values(for: field.name).contains(field.value), "304 invented \(field.name)")
         }
     }
 
