@@ -11,36 +11,13 @@ import XCTest
 /// header fields exactly as written, two `Age` lines included) and `/script-log` shows what
 /// each request carried, so a test sees both what the cache served and what it sent.
 final class CacheConformanceTests: XCTestCase {
-    /// One scripted answer.
-    private struct Step: Encodable {
-        var status = 200
-        /// Name and value pairs, sent in order.
-        var headers: [[String]] = []
-        var body = ""
-    }
+    private typealias Step = ScriptStep
 
     /// A client with an empty cache, on the fault server.
     private func client() throws -> WebServiceClient {
         let client = WebServiceClient(serviceRoot: try FaultServer.url())
         client.cache = HTTPCache()
         return client
-    }
-
-    /// A tag no other test uses, so the server's step counter starts at 1.
-    private func newTag() -> String { "cache-" + UUID().uuidString.lowercased() }
-
-    /// The path that plays `steps` for the requests tagged `tag`.
-    private func scriptPath(_ steps: [Step], tag: String) throws -> String {
-        let json = try JSONEncoder().encode(steps)
-        let base64URL = json.base64EncodedString().replacingOccurrences(of: "+", with: "-")
-            .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
-        return "script?tag=\(tag)&steps=\(base64URL)"
-    }
-
-    /// The header fields (lowercased names) of each request the server answered for `tag`.
-    private func requests(_ tag: String) async throws -> [[String: String]] {
-        let client = WebServiceClient(serviceRoot: try FaultServer.url())
-        return try await client.perform(WebServiceCall<[[String: String]]>(relativePath: "script-log?of=\(tag)"))
     }
 
     private func text(_ body: Data) -> String { String(decoding: body, as: UTF8.self) }
@@ -61,13 +38,13 @@ final class CacheConformanceTests: XCTestCase {
         ]
         let client = try client()
         for (age, servedFromCache) in cases {
-            let tag = newTag()
+            let tag = FaultScript.newTag("cache")
             let steps = [Step(headers: [["Cache-Control", "max-age=3600"]] + age, body: "stored")]
-            let call = WebServiceCall<Data>(relativePath: try scriptPath(steps, tag: tag))
+            let call = WebServiceCall<Data>(relativePath: try FaultScript.path(steps, tag: tag))
             _ = try await client.response(for: call)
             let second = try await client.response(for: call)
             XCTAssertEqual(second.source, servedFromCache ? .cache : .network, "\(age)")
-            let sent = try await requests(tag).count
+            let sent = try await FaultScript.requests(tag).count
             XCTAssertEqual(sent, servedFromCache ? 1 : 2, "\(age)")
             if servedFromCache {
                 // The answer from the cache carries one Age of its own, counted from 0 (the first
@@ -95,13 +72,13 @@ final class CacheConformanceTests: XCTestCase {
         ]
         let client = try client()
         for (expires, servedFromCache) in cases {
-            let tag = newTag()
+            let tag = FaultScript.newTag("cache")
             let call = WebServiceCall<Data>(
-                relativePath: try scriptPath([Step(headers: [["Expires", expires]], body: "stored")], tag: tag))
+                relativePath: try FaultScript.path([Step(headers: [["Expires", expires]], body: "stored")], tag: tag))
             _ = try await client.response(for: call)
             let second = try await client.response(for: call)
             XCTAssertEqual(second.source, servedFromCache ? .cache : .network, expires)
-            let sent = try await requests(tag).count
+            let sent = try await FaultScript.requests(tag).count
             XCTAssertEqual(sent, servedFromCache ? 1 : 2, expires)
         }
     }
@@ -122,9 +99,10 @@ final class CacheConformanceTests: XCTestCase {
         ]
         let client = try client()
         for (status, fields, stored) in cases {
-            let tag = newTag()
+            let tag = FaultScript.newTag("cache")
             let call = WebServiceCall<Data>(
-                relativePath: try scriptPath([Step(status: status, headers: fields, body: "s\(status)")], tag: tag),
+                relativePath: try FaultScript.path(
+                    [Step(status: status, headers: fields, body: "s\(status)")], tag: tag),
                 successCodes: [200..<600])
             let first = try await client.response(for: call)
             let second = try await client.response(for: call)
@@ -132,7 +110,7 @@ final class CacheConformanceTests: XCTestCase {
             XCTAssertEqual(second.statusCode, status)
             XCTAssertEqual(text(second.body), "s\(status)")
             XCTAssertEqual(second.source, stored ? .cache : .network, "\(status) \(fields)")
-            let sent = try await requests(tag).count
+            let sent = try await FaultScript.requests(tag).count
             XCTAssertEqual(sent, stored ? 1 : 2, "\(status) \(fields)")
         }
     }
@@ -142,14 +120,14 @@ final class CacheConformanceTests: XCTestCase {
     /// The cache validated its stored `"v1"`; the server's 304 names `"v2"`. The caller, who asked
     /// no question, gets the full answer of a repeated request without the cache's validators.
     func testMismatched304RepeatsTheRequestWithoutTheCachesValidators() async throws {
-        let tag = newTag()
+        let tag = FaultScript.newTag("cache")
         let steps = [
             Step(headers: [["ETag", "\"v1\""], ["Cache-Control", "max-age=0"]], body: "one"),
             Step(status: 304, headers: [["ETag", "\"v2\""], ["Cache-Control", "max-age=0"]]),
             Step(headers: [["ETag", "\"v2\""], ["Cache-Control", "max-age=600"]], body: "two"),
         ]
         let client = try client()
-        let call = WebServiceCall<Data>(relativePath: try scriptPath(steps, tag: tag))
+        let call = WebServiceCall<Data>(relativePath: try FaultScript.path(steps, tag: tag))
         let first = try await client.response(for: call)
         XCTAssertEqual(text(first.body), "one")
         let second = try await client.response(for: call)
@@ -157,7 +135,7 @@ final class CacheConformanceTests: XCTestCase {
         XCTAssertEqual(text(second.body), "two")
         XCTAssertEqual(second.source, .network)
         XCTAssertEqual(second.headers["ETag"], "\"v2\"")
-        let sent = try await requests(tag)
+        let sent = try await FaultScript.requests(tag)
         XCTAssertEqual(sent.count, 3)
         XCTAssertEqual(sent.dropFirst().first?["if-none-match"], "\"v1\"", "the cache validated its response")
         XCTAssertNil(sent.last?["if-none-match"], "the repeat carries no validator of the cache")
@@ -175,14 +153,14 @@ final class CacheConformanceTests: XCTestCase {
         let conditions: [[String: String]] = [["If-None-Match": "\"v1\""], ["If-Modified-Since": lastModified]]
         let client = try client()
         for condition in conditions {
-            let tag = newTag()
+            let tag = FaultScript.newTag("cache")
             let steps = [
                 Step(
                     headers: [["ETag", "\"v1\""], ["Last-Modified", lastModified], ["Cache-Control", "max-age=0"]],
                     body: "one"),
                 Step(status: 304, headers: [["ETag", "\"v1\""], ["Cache-Control", "max-age=600"]]),
             ]
-            let path = try scriptPath(steps, tag: tag)
+            let path = try FaultScript.path(steps, tag: tag)
             let plain = WebServiceCall<Data>(relativePath: path)
             let conditional = WebServiceCall<Data>(
                 relativePath: path, headers: condition, successCodes: [200..<300, 304])
@@ -191,7 +169,7 @@ final class CacheConformanceTests: XCTestCase {
             XCTAssertEqual(answer.statusCode, 304, "\(condition)")
             XCTAssertEqual(answer.source, .network, "\(condition)")
             XCTAssertTrue(answer.body.isEmpty, "\(condition)")
-            let sent = try await requests(tag)
+            let sent = try await FaultScript.requests(tag)
             XCTAssertEqual(sent.count, 2)
             let field = condition.keys.first?.lowercased() ?? ""
             XCTAssertEqual(sent.last?[field], condition.values.first, "the caller's own validator went out")
@@ -209,14 +187,14 @@ final class CacheConformanceTests: XCTestCase {
     func testTheCacheAnswersTheCallersConditionsFromAFreshStoredResponse() async throws {
         let lastModified = "Wed, 01 Jan 2025 00:00:00 GMT"
         let client = try client()
-        let tag = newTag()
+        let tag = FaultScript.newTag("cache")
         let steps = [
             Step(
                 headers: [["ETag", "\"v1\""], ["Last-Modified", lastModified], ["Cache-Control", "max-age=600"]],
                 body: "one"),
             Step(status: 412, headers: [["ETag", "\"v1\""]]),
         ]
-        let path = try scriptPath(steps, tag: tag)
+        let path = try FaultScript.path(steps, tag: tag)
         _ = try await client.response(for: WebServiceCall<Data>(relativePath: path))
         let cases: [([String: String], Int)] = [
             (["If-None-Match": "\"v1\""], 304), (["If-None-Match": "W/\"v0\", \"v1\""], 304),
@@ -230,7 +208,7 @@ final class CacheConformanceTests: XCTestCase {
             XCTAssertEqual(answer.source, .cache, "\(condition)")
             XCTAssertEqual(text(answer.body), status == 304 ? "" : "one", "\(condition)")
         }
-        let asked = try await requests(tag).count
+        let asked = try await FaultScript.requests(tag).count
         XCTAssertEqual(asked, 1, "the server answered only the first request")
 
         let guarded = WebServiceCall<Data>(
@@ -238,7 +216,7 @@ final class CacheConformanceTests: XCTestCase {
         let refused = try await client.response(for: guarded)
         XCTAssertEqual(refused.statusCode, 412)
         XCTAssertEqual(refused.source, .network)
-        let sent = try await requests(tag)
+        let sent = try await FaultScript.requests(tag)
         XCTAssertEqual(sent.count, 2)
         XCTAssertEqual(sent.last?["if-match"], "\"v0\"")
     }
@@ -248,20 +226,20 @@ final class CacheConformanceTests: XCTestCase {
     /// A request with `no-store` goes to the server without validators and its answer is not
     /// stored; the response stored before stays and serves the next plain request.
     func testRequestNoStoreIsNotAnsweredFromTheCache() async throws {
-        let tag = newTag()
+        let tag = FaultScript.newTag("cache")
         let steps = [
             Step(headers: [["ETag", "\"v1\""], ["Cache-Control", "max-age=600"]], body: "one"),
             Step(headers: [["ETag", "\"v2\""], ["Cache-Control", "max-age=600"]], body: "two"),
         ]
         let client = try client()
-        let path = try scriptPath(steps, tag: tag)
+        let path = try FaultScript.path(steps, tag: tag)
         let plain = WebServiceCall<Data>(relativePath: path)
         _ = try await client.response(for: plain)
         let noStore = try await client.response(
             for: WebServiceCall<Data>(relativePath: path, headers: ["Cache-Control": "no-store"]))
         XCTAssertEqual(noStore.source, .network)
         XCTAssertEqual(text(noStore.body), "two")
-        let sent = try await requests(tag)
+        let sent = try await FaultScript.requests(tag)
         XCTAssertEqual(sent.count, 2)
         XCTAssertNil(sent.last?["if-none-match"])
         let later = try await client.response(for: plain)
@@ -274,33 +252,33 @@ final class CacheConformanceTests: XCTestCase {
         } catch {
             XCTAssertEqual(error.statusCode, 504)
         }
-        let total = try await requests(tag).count
+        let total = try await FaultScript.requests(tag).count
         XCTAssertEqual(total, 2)
     }
 
     /// `Pragma: no-cache` without `Cache-Control` is `Cache-Control: no-cache`: the stored
     /// response is validated. Beside a `Cache-Control` field it is ignored.
     func testPragmaNoCacheWithoutCacheControlValidates() async throws {
-        let tag = newTag()
+        let tag = FaultScript.newTag("cache")
         let steps = [
             Step(headers: [["ETag", "\"v1\""], ["Cache-Control", "max-age=600"]], body: "one"),
             Step(status: 304, headers: [["ETag", "\"v1\""], ["Cache-Control", "max-age=600"]]),
         ]
         let client = try client()
-        let path = try scriptPath(steps, tag: tag)
+        let path = try FaultScript.path(steps, tag: tag)
         _ = try await client.response(for: WebServiceCall<Data>(relativePath: path))
         let pragma = try await client.response(
             for: WebServiceCall<Data>(relativePath: path, headers: ["Pragma": "no-cache"]))
         XCTAssertEqual(pragma.source, .revalidatedCache)
         XCTAssertEqual(text(pragma.body), "one")
-        let sent = try await requests(tag)
+        let sent = try await FaultScript.requests(tag)
         XCTAssertEqual(sent.count, 2)
         XCTAssertEqual(sent.last?["if-none-match"], "\"v1\"")
         let both = try await client.response(
             for: WebServiceCall<Data>(
                 relativePath: path, headers: ["Pragma": "no-cache", "Cache-Control": "max-stale=0"]))
         XCTAssertEqual(both.source, .cache, "Cache-Control present: Pragma is not read")
-        let total = try await requests(tag).count
+        let total = try await FaultScript.requests(tag).count
         XCTAssertEqual(total, 2)
     }
 }

@@ -11,13 +11,7 @@ import XCTest
 /// carried): ranges cut from a stored 200, what goes to the server instead, and answers under a
 /// content coding the library does not decode.
 final class RangeCacheConformanceTests: XCTestCase {
-    /// One scripted answer; `body64` (base64) replaces `body` for bytes that are not text.
-    private struct Step: Encodable {
-        var status = 200
-        var headers: [[String]] = []
-        var body = ""
-        var body64: String?
-    }
+    private typealias Step = ScriptStep
 
     private static let letters = "abcdefghijklmnopqrstuvwxyz"
 
@@ -33,21 +27,6 @@ final class RangeCacheConformanceTests: XCTestCase {
         return (client, cache)
     }
 
-    private func newTag() -> String { "range-" + UUID().uuidString.lowercased() }
-
-    private func scriptPath(_ steps: [Step], tag: String) throws -> String {
-        let json = try JSONEncoder().encode(steps)
-        let base64URL = json.base64EncodedString().replacingOccurrences(of: "+", with: "-")
-            .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
-        return "script?tag=\(tag)&steps=\(base64URL)"
-    }
-
-    /// The header fields (lowercased names) of each request the server answered for `tag`.
-    private func requests(_ tag: String) async throws -> [[String: String]] {
-        let client = WebServiceClient(serviceRoot: try FaultServer.url())
-        return try await client.perform(WebServiceCall<[[String: String]]>(relativePath: "script-log?of=\(tag)"))
-    }
-
     private func call(_ path: String, _ headers: [String: String] = [:]) -> WebServiceCall<Data> {
         WebServiceCall<Data>(relativePath: path, headers: headers, successCodes: [200..<300, 416..<417])
     }
@@ -57,8 +36,8 @@ final class RangeCacheConformanceTests: XCTestCase {
     // MARK: - Item 10: ranges
 
     func testAStoredResponseAnswersOneRange() async throws {
-        let tag = newTag()
-        let path = try scriptPath(
+        let tag = FaultScript.newTag("range")
+        let path = try FaultScript.path(
             [Step(headers: [["Cache-Control", "max-age=3600"], ["ETag", "\"v1\""]], body: Self.letters)], tag: tag)
         let (client, _) = try client()
         _ = try await client.response(for: call(path))
@@ -81,13 +60,13 @@ final class RangeCacheConformanceTests: XCTestCase {
         let ifRange = try await client.response(for: call(path, ["Range": "bytes=0-0", "If-Range": "\"v0\""]))
         XCTAssertEqual(ifRange.statusCode, 200, "If-Range names another representation: the whole one")
         XCTAssertEqual(text(ifRange.body), Self.letters)
-        let sent = try await requests(tag)
+        let sent = try await FaultScript.requests(tag)
         XCTAssertEqual(sent.count, 1, "every range came from the cache")
     }
 
     func testAStaleResponseIsRevalidatedWithTheRange() async throws {
-        let tag = newTag()
-        let path = try scriptPath(
+        let tag = FaultScript.newTag("range")
+        let path = try FaultScript.path(
             [
                 Step(headers: [["Cache-Control", "max-age=0"], ["ETag", "\"v1\""]], body: Self.letters),
                 Step(status: 304, headers: [["Cache-Control", "max-age=600"], ["ETag", "\"v1\""]]),
@@ -99,15 +78,15 @@ final class RangeCacheConformanceTests: XCTestCase {
         XCTAssertEqual(answer.source, .revalidatedCache)
         XCTAssertEqual(text(answer.body), "bc")
         XCTAssertEqual(answer.headers["Content-Range"], "bytes 1-2/26")
-        let sent = try await requests(tag)
+        let sent = try await FaultScript.requests(tag)
         XCTAssertEqual(sent.count, 2)
         XCTAssertEqual(sent.last?["range"], "bytes=1-2")
         XCTAssertEqual(sent.last?["if-none-match"], "\"v1\"")
     }
 
     func testWhatTheCacheLeavesToTheServerIsSentAsWrittenAndNotStored() async throws {
-        let tag = newTag()
-        let path = try scriptPath(
+        let tag = FaultScript.newTag("range")
+        let path = try FaultScript.path(
             [
                 Step(headers: [["Cache-Control", "max-age=3600"], ["ETag", "\"v1\""]], body: Self.letters),
                 Step(
@@ -130,7 +109,7 @@ final class RangeCacheConformanceTests: XCTestCase {
         let plain = try await client.response(for: call(path))
         XCTAssertEqual(plain.source, .cache, "neither the 206 nor the 416 replaced the stored 200")
         XCTAssertEqual(text(plain.body), Self.letters)
-        let sent = try await requests(tag)
+        let sent = try await FaultScript.requests(tag)
         XCTAssertEqual(sent.map { $0["range"] }, [nil, "bytes=0-1,4-5", "bytes=26-"])
         XCTAssertEqual(sent.compactMap { $0["if-none-match"] }, [], "the cache added no validator")
     }
@@ -144,8 +123,8 @@ final class RangeCacheConformanceTests: XCTestCase {
         try XCTSkipUnless(RoutingTransport.usesDirectHTTP1ByDefault, "the direct path is Linux's")
         let bytes = Data([0x1F, 0x8B, 0x00, 0xFF, 0x10, 0x80, 0x7F, 0x0D, 0x0A, 0x00, 0x42])
         for coding in ["x-custom", "br"] {
-            let tag = newTag()
-            let path = try scriptPath(
+            let tag = FaultScript.newTag("range")
+            let path = try FaultScript.path(
                 [
                     Step(
                         headers: [
@@ -169,7 +148,7 @@ final class RangeCacheConformanceTests: XCTestCase {
             XCTAssertEqual(part.body, bytes[3...5], coding)
             XCTAssertEqual(part.headers["Content-Encoding"], coding, coding)
             XCTAssertEqual(part.headers["Content-Range"], "bytes 3-5/\(bytes.count)", coding)
-            let sent = try await requests(tag)
+            let sent = try await FaultScript.requests(tag)
             XCTAssertEqual(sent.count, 1, coding)
         }
     }
@@ -177,8 +156,8 @@ final class RangeCacheConformanceTests: XCTestCase {
     /// The session route: libcurl refuses a coding it does not know. The call fails with a
     /// transport error, the cache stores nothing, and the next call asks the server again.
     func testTheSessionRefusesAnUnknownCodingAndNothingIsStored() async throws {
-        let tag = newTag()
-        let path = try scriptPath(
+        let tag = FaultScript.newTag("range")
+        let path = try FaultScript.path(
             [
                 Step(
                     headers: [["Cache-Control", "max-age=3600"], ["Content-Encoding", "x-custom"]],
@@ -197,7 +176,7 @@ final class RangeCacheConformanceTests: XCTestCase {
         }
         #if canImport(FoundationNetworking)
             XCTAssertEqual(cache.byteCount, 0, "a failed call stores nothing")
-            let sent = try await requests(tag)
+            let sent = try await FaultScript.requests(tag)
             XCTAssertEqual(sent.count, 2, "the second call went to the server")
         #endif
     }
@@ -210,8 +189,8 @@ final class RangeCacheConformanceTests: XCTestCase {
         let text = "hello brotli, hello brotli, hello brotli"
         // brotlicffi 1.2.1.0's compression of `text`.
         let brotli = "GycA+B0JNk50bySG12JlaHIahIWNTrKlvQVT8QDMDL8E"
-        let tag = newTag()
-        let path = try scriptPath(
+        let tag = FaultScript.newTag("range")
+        let path = try FaultScript.path(
             [Step(headers: [["Cache-Control", "max-age=3600"], ["Content-Encoding", "br"]], body64: brotli)], tag: tag)
         let (client, _) = try client(.session)
         let first: WebServiceResponse<Data>
@@ -230,7 +209,7 @@ final class RangeCacheConformanceTests: XCTestCase {
         XCTAssertNil(second.headers["Content-Encoding"])
         let ranged = try await client.response(for: call(path, ["Range": "bytes=0-4"]))
         XCTAssertEqual(ranged.source, .network, "a decoded body answers no range")
-        let sent = try await requests(tag)
+        let sent = try await FaultScript.requests(tag)
         XCTAssertEqual(sent.count, 2)
         XCTAssertEqual(sent.last?["range"], "bytes=0-4")
     }

@@ -56,33 +56,25 @@ private final class KindCounter: WebServiceLogger, @unchecked Sendable {  // gua
     func log(_ message: LogMessage) { lock.withLock { kinds.append(message.kind) } }
 }
 
+extension ScriptStep {
+    /// `status` with a short text body.
+    fileprivate static func status(_ status: Int, _ headers: [[String]] = []) -> ScriptStep {
+        ScriptStep(status: status, headers: headers, body: "status \(status)")
+    }
+    /// The connection reset without an answer.
+    fileprivate static let reset = ScriptStep(action: "reset")
+    /// A 200 with the text `ok`.
+    fileprivate static let ok = ScriptStep(status: 200, headers: [["Content-Type", "text/plain"]], body: "ok")
+}
+
 /// The retry policy against the fault server's scripted answers (`/script`), on both routes:
 /// the direct HTTP/1.1 transport (GET, streamed bodies) and `URLSession` (a body in memory).
 final class RetryIntegrationTests: XCTestCase {
-    /// One scripted answer: a status, fields and body; `reset` resets the connection instead;
-    /// `delay` waits that many seconds first.
-    private struct Step: Encodable {
-        var status = 200
-        var headers: [[String]] = []
-        var body = ""
-        var action: String?
-        var delay: Double?
+    private typealias Step = ScriptStep
 
-        static func status(_ status: Int, _ headers: [[String]] = []) -> Step {
-            Step(status: status, headers: headers, body: "status \(status)")
-        }
-        static let reset = Step(action: "reset")
-        static let ok = Step(status: 200, headers: [["Content-Type", "text/plain"]], body: "ok")
-    }
+    private func script(_ steps: [Step], tag: String) throws -> String { try FaultScript.path(steps, tag: tag) }
 
-    private func script(_ steps: [Step], tag: String) throws -> String {
-        let data = try JSONEncoder().encode(steps)
-        let base64URL = data.base64EncodedString().replacingOccurrences(of: "+", with: "-")
-            .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
-        return "script?tag=\(tag)&steps=\(base64URL)"
-    }
-
-    private func tag() -> String { "retry-\(UUID().uuidString)" }
+    private func tag() -> String { FaultScript.newTag("retry") }
 
     private func client(_ policy: RetryPolicy) throws -> WebServiceClient {
         let client = WebServiceClient(serviceRoot: try FaultServer.url())

@@ -14,14 +14,7 @@ import XCTest
 /// request carried. Each test runs on both routes: the direct HTTP/1.1 transport and the
 /// session.
 final class StaleDirectivesConformanceTests: XCTestCase {
-    /// One scripted answer; `drop` is `before-headers` or `mid-body`.
-    private struct Step: Encodable {
-        var status = 200
-        /// Name and value pairs, sent in order.
-        var headers: [[String]] = []
-        var body = ""
-        var drop: String?
-    }
+    private typealias Step = ScriptStep
 
     private static let routes = [true, false]
 
@@ -36,25 +29,10 @@ final class StaleDirectivesConformanceTests: XCTestCase {
         return (client, cache)
     }
 
-    private func newTag() -> String { "stale-" + UUID().uuidString.lowercased() }
-
     private func call(_ steps: [Step], tag: String, headers: [String: String] = [:], cache: CachePolicy = .automatic)
         throws -> WebServiceCall<String>
     {
-        // Sorted keys: the same steps make the same URL, which is the cache key.
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = .sortedKeys
-        let json = try encoder.encode(steps)
-        let base64URL = json.base64EncodedString().replacingOccurrences(of: "+", with: "-")
-            .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
-        return WebServiceCall<String>(
-            relativePath: "script?tag=\(tag)&steps=\(base64URL)", headers: headers, cache: cache)
-    }
-
-    /// The header fields (lowercased names) of each request the server answered for `tag`.
-    private func requests(_ tag: String) async throws -> [[String: String]] {
-        let client = WebServiceClient(serviceRoot: try FaultServer.url())
-        return try await client.perform(WebServiceCall<[[String: String]]>(relativePath: "script-log?of=\(tag)"))
+        WebServiceCall<String>(relativePath: try FaultScript.path(steps, tag: tag), headers: headers, cache: cache)
     }
 
     /// Stored at age 20 with a lifetime of 10: stale at once, inside a 100 s window.
@@ -69,7 +47,7 @@ final class StaleDirectivesConformanceTests: XCTestCase {
     /// The stale answer at once, the validation in the background; its 304 freshens the store.
     func testStaleWhileRevalidateServesStaleAndFreshensInTheBackground() async throws {
         for direct in Self.routes {
-            let tag = newTag()
+            let tag = FaultScript.newTag("stale")
             let (client, cache) = try client(direct: direct)
             let call = try call(
                 [
@@ -84,13 +62,13 @@ final class StaleDirectivesConformanceTests: XCTestCase {
             XCTAssertEqual(second.value, "v1", "direct: \(direct)")
             XCTAssertGreaterThanOrEqual(Int(second.headers["Age"] ?? "") ?? -1, 20, "direct: \(direct)")
             await cache.backgroundRevalidationsFinished()
-            let sent = try await requests(tag)
+            let sent = try await FaultScript.requests(tag)
             XCTAssertEqual(sent.count, 2, "direct: \(direct)")
             XCTAssertEqual(sent.last?["if-none-match"], "\"v1\"", "direct: \(direct)")
             let third = try await client.response(for: call)
             XCTAssertEqual(third.source, .cache, "direct: \(direct)")
             XCTAssertEqual(third.value, "v1", "direct: \(direct)")
-            let after = try await requests(tag).count
+            let after = try await FaultScript.requests(tag).count
             XCTAssertEqual(after, 2, "direct: \(direct)")
         }
     }
@@ -98,7 +76,7 @@ final class StaleDirectivesConformanceTests: XCTestCase {
     /// A full answer to the background validation replaces the stored response.
     func testStaleWhileRevalidateStoresTheNewAnswer() async throws {
         for direct in Self.routes {
-            let tag = newTag()
+            let tag = FaultScript.newTag("stale")
             let (client, cache) = try client(direct: direct)
             let call = try call(
                 [
@@ -121,7 +99,7 @@ final class StaleDirectivesConformanceTests: XCTestCase {
     func testAFailedBackgroundValidationLeavesTheStoredResponse() async throws {
         for direct in Self.routes {
             for drop in ["before-headers", "mid-body"] {
-                let tag = newTag()
+                let tag = FaultScript.newTag("stale")
                 let (client, cache) = try client(direct: direct)
                 let call = try call(
                     [
@@ -139,7 +117,7 @@ final class StaleDirectivesConformanceTests: XCTestCase {
                 await cache.backgroundRevalidationsFinished()
                 let fresh = try await client.response(for: call)
                 XCTAssertEqual(fresh.source, .cache, "\(drop), direct: \(direct)")
-                let sent = try await requests(tag).count
+                let sent = try await FaultScript.requests(tag).count
                 XCTAssertEqual(sent, 3, "\(drop), direct: \(direct)")
             }
         }
@@ -148,7 +126,7 @@ final class StaleDirectivesConformanceTests: XCTestCase {
     /// Past the window, the call waits for the validation.
     func testPastTheWindowTheCallWaits() async throws {
         for direct in Self.routes {
-            let tag = newTag()
+            let tag = FaultScript.newTag("stale")
             let (client, _) = try client(direct: direct)
             let call = try call(
                 [
@@ -176,7 +154,7 @@ final class StaleDirectivesConformanceTests: XCTestCase {
         for direct in Self.routes {
             for drop in ["before-headers", "mid-body"] {
                 for staleIfError in [true, false] {
-                    let tag = newTag()
+                    let tag = FaultScript.newTag("stale")
                     let (client, _) = try client(direct: direct)
                     let cacheControl = "max-age=10" + (staleIfError ? ", stale-if-error=100" : "")
                     let call = try call(
@@ -200,7 +178,7 @@ final class StaleDirectivesConformanceTests: XCTestCase {
                         }
                         XCTAssertEqual(underlying.code, .networkConnectionLost, label)
                     }
-                    let sent = try await requests(tag).count
+                    let sent = try await FaultScript.requests(tag).count
                     XCTAssertEqual(sent, 2, label)
                 }
             }
@@ -214,7 +192,7 @@ final class StaleDirectivesConformanceTests: XCTestCase {
     func testImmutableSparesReloadsWhileFresh() async throws {
         for direct in Self.routes {
             for immutable in [true, false] {
-                let tag = newTag()
+                let tag = FaultScript.newTag("stale")
                 let (client, _) = try client(direct: direct)
                 let label = "immutable: \(immutable), direct: \(direct)"
                 // The reloads of a response that is not immutable get 304s; the force reload a
@@ -239,12 +217,12 @@ final class StaleDirectivesConformanceTests: XCTestCase {
                     XCTAssertEqual(reload.source, immutable ? .cache : .revalidatedCache, "\(label), \(headers)")
                     XCTAssertEqual(reload.value, "v1", "\(label), \(headers)")
                 }
-                let sent = try await requests(tag)
+                let sent = try await FaultScript.requests(tag)
                 XCTAssertEqual(sent.count, immutable ? 1 : 4, label)
                 let forced = try await client.response(for: try call(steps, tag: tag, cache: .forceNetwork))
                 XCTAssertEqual(forced.source, .network, label)
                 XCTAssertEqual(forced.value, "v2", label)
-                let afterForce = try await requests(tag)
+                let afterForce = try await FaultScript.requests(tag)
                 XCTAssertEqual(afterForce.count, immutable ? 2 : 5, label)
                 XCTAssertNil(afterForce.last?["if-none-match"], label)
             }

@@ -15,23 +15,14 @@ import XCTest
 /// Runs only with `WEBSERVICEKIT_SWR_MEASURE=1`, against the fault server of
 /// `WEBSERVICEKIT_FAULT_URL`.
 final class StaleWhileRevalidateMeasurement: XCTestCase {
-    private struct Step: Encodable {
-        var status = 200
-        var headers: [[String]] = []
-        var body = ""
-        var delay: Double?
-    }
+    private typealias Step = ScriptStep
 
     override func setUp() async throws {
         try XCTSkipUnless(ProcessInfo.processInfo.environment["WEBSERVICEKIT_SWR_MEASURE"] == "1")
     }
 
     private func call(_ steps: [Step], tag: String) throws -> WebServiceCall<String> {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = .sortedKeys
-        let base64URL = try encoder.encode(steps).base64EncodedString().replacingOccurrences(of: "+", with: "-")
-            .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
-        return WebServiceCall<String>(relativePath: "script?tag=\(tag)&steps=\(base64URL)")
+        WebServiceCall<String>(relativePath: try FaultScript.path(steps, tag: tag))
     }
 
     /// The median and 90th percentile, in milliseconds, of the stale call over `rounds` rounds;
