@@ -23,7 +23,7 @@ struct CacheEntry: Sendable, Hashable {
     /// When the response was received (`response_time`, §4.2.3).
     var responseTime: Date
     /// The request fields the response's `Vary` nominates (§4.1): lowercased names to values
-    /// normalised by ``CacheRules/normalizedFieldValue(_:)``. A field the request did not have
+    /// normalised by ``CacheRules/normalizedFieldValue(named:_:)``. A field the request did not have
     /// has no key.
     var varyingRequestHeaders: [String: String]
 

@@ -24,7 +24,8 @@ struct CacheStage: CallStage {
         let method = HTTPMethod(rawValue: request.httpMethod ?? "GET")
         let cacheRequest = CacheRequest(method: method, url: url, headers: requestHeaders, policy: policy)
         let key = CacheRules.cacheKey(for: url)
-        let stored = cache.store.response(for: key)
+        // The URL's variant selected for this request (RFC 9111 §4.1), the most recent if several.
+        let stored = cache.store.response(for: key) { CacheRules.selects($0, for: cacheRequest) }
         let exchange = CacheExchange(
             cache: cache, outgoing: outgoing, request: cacheRequest, key: key, stored: stored, next: next)
         switch CacheRules.decide(request: cacheRequest, entry: stored?.entry, now: Date()) {
@@ -121,7 +122,7 @@ private struct CacheExchange {
                 // date; the caller, who asked no question, must not get a 304. The request is
                 // repeated as the caller wrote it, without the cache's validators, and its answer
                 // is served (and stored, when it may be).
-                cache.store.remove(key)
+                cache.store.remove(key, variant: stored.entry.variantKey)
                 let unconditional = CacheExchange(
                     cache: cache, outgoing: outgoing, request: request, key: key, stored: nil, next: next)
                 return try await unconditional.send(validators: [:])
@@ -130,7 +131,7 @@ private struct CacheExchange {
                 with304Headers: response.headers, requestHeaders: cacheRequest.headers, requestTime: requestTime,
                 responseTime: responseTime)
             let refreshed = StoredResponse(entry: entry, body: stored.body, identifier: context.cacheIdentifier)
-            cache.store.save(refreshed, for: key)
+            cache.store.save(refreshed, for: key, replacing: stored.entry)
             var revalidated = answer
             revalidated.response = CacheStage.response(
                 from: refreshed, age: CacheRules.currentAge(of: entry, now: responseTime), url: cacheRequest.url,
@@ -147,9 +148,10 @@ private struct CacheExchange {
                     with304Headers: response.headers, requestHeaders: cacheRequest.headers, requestTime: requestTime,
                     responseTime: responseTime)
                 cache.store.save(
-                    StoredResponse(entry: entry, body: stored.body, identifier: stored.identifier), for: key)
+                    StoredResponse(entry: entry, body: stored.body, identifier: stored.identifier), for: key,
+                    replacing: stored.entry)
             } else {
-                cache.store.remove(key)
+                cache.store.remove(key, variant: stored.entry.variantKey)
             }
             return answer
         }
@@ -180,7 +182,9 @@ private struct CacheExchange {
         let entry = stored.entry.freshened(
             with304Headers: answer.response.headers, requestHeaders: request.headers, requestTime: requestTime,
             responseTime: responseTime)
-        cache.store.save(StoredResponse(entry: entry, body: stored.body, identifier: stored.identifier), for: key)
+        cache.store.save(
+            StoredResponse(entry: entry, body: stored.body, identifier: stored.identifier), for: key,
+            replacing: stored.entry)
     }
 
     private func fallback(_ failure: CacheFailure) -> TransportResponse? {

@@ -41,8 +41,27 @@ public final class HTTPCache: Sendable {
     /// (ROAD's targeted invalidation; see ``CallFields/cacheIdentifier``).
     public func removeResponses(identifiedBy prefix: String) { store.removeResponses(identifiedBy: prefix) }
 
-    /// Forgets the stored response for `url`.
+    /// Forgets every response stored for `url`: all its variants, when its responses vary by
+    /// request fields (`Vary`, RFC 9111 §4.1).
     public func removeResponse(for url: URL) { store.remove(CacheRules.cacheKey(for: url)) }
+
+    /// The responses the cache holds, by URL and then from the earliest stored; with `prefix`,
+    /// only those stored by calls whose cache identifier starts with it (the responses
+    /// ``removeResponses(identifiedBy:)`` would remove; ``CallFields/cacheIdentifier``).
+    ///
+    /// ```swift
+    /// let profiles = cache.entries(identifiedBy: "user-42/")
+    /// let bytes = profiles.reduce(0) { $0 + $1.bodyByteCount }
+    /// ```
+    ///
+    /// Each variant of a URL (`Vary`) is an entry of its own. A disk cache reads the head of
+    /// every file it lists (not the bodies): a management call, not one for every request.
+    public func entries(identifiedBy prefix: String? = nil) -> [Entry] { store.entries(identifiedBy: prefix) }
+
+    /// How many responses ``entries(identifiedBy:)`` would list. Without `prefix` it is counted
+    /// without reading anything; with one, a disk cache reads the identifiers it does not know
+    /// yet once.
+    public func entryCount(identifiedBy prefix: String? = nil) -> Int { store.entryCount(identifiedBy: prefix) }
 
     /// Bytes held now.
     public var byteCount: Int { store.byteCount }
