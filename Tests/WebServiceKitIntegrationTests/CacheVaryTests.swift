@@ -29,7 +29,8 @@ final class CacheVaryTests: XCTestCase {
     }
 
     private func caches() throws -> [(name: String, cache: HTTPCache)] {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("CacheVaryTests-\(UUID().uuidString)")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "CacheVaryTests-\(UUID().uuidString)")
         addTeardownBlock { try? FileManager.default.removeItem(at: directory) }
         return [("memory", HTTPCache()), ("disk", try HTTPCache(directory: directory))]
     }

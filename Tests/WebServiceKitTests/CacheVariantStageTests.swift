@@ -13,7 +13,8 @@ final class CacheVariantStageTests: XCTestCase {
     private var root: URL!
 
     override func setUpWithError() throws {
-        root = FileManager.default.temporaryDirectory.appendingPathComponent("CacheVariantStageTests-\(UUID().uuidString)")
+        root = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "CacheVariantStageTests-\(UUID().uuidString)")
     }
 
     override func tearDownWithError() throws { try? FileManager.default.removeItem(at: root) }
@@ -97,7 +98,9 @@ final class CacheVariantStageTests: XCTestCase {
             let client = client(stubs, cache: cache)
             _ = try await client.response(for: get("en", cacheIdentifier: "doc/en"))
             _ = try await client.response(for: get("de", cacheIdentifier: "doc/de"))
-            XCTAssertEqual(cache.entries(identifiedBy: "doc/").map(\.varyingRequestFields), [["accept-language": "en"], ["accept-language": "de"]], name)
+            XCTAssertEqual(
+                cache.entries(identifiedBy: "doc/").map(\.varyingRequestFields),
+                [["accept-language": "en"], ["accept-language": "de"]], name)
             cache.removeResponse(for: URL(string: "https://api.example.com/doc")!)
             XCTAssertEqual(cache.entryCount(), 0, name)
             _ = try await client.response(for: get("en"))
@@ -109,7 +112,8 @@ final class CacheVariantStageTests: XCTestCase {
     func testA304FreshensTheVariantItValidates() async throws {
         for (name, cache) in try caches() {
             let stubs = StubTransport()
-            stubs.stub(where: doc("en"), with: page("hello", ["Cache-Control": "max-age=0", "ETag": "\"en1\""]),
+            stubs.stub(
+                where: doc("en"), with: page("hello", ["Cache-Control": "max-age=0", "ETag": "\"en1\""]),
                 .status(304, headers: ["Cache-Control": "max-age=600", "ETag": "\"en1\""]))
             stubs.stub(where: doc("de"), with: page("hallo", ["Cache-Control": "max-age=600", "ETag": "\"de1\""]))
             let client = client(stubs, cache: cache)
@@ -133,8 +137,10 @@ final class CacheVariantStageTests: XCTestCase {
     func testAMismatched304DropsOnlyItsVariant() async throws {
         for (name, cache) in try caches() {
             let stubs = StubTransport()
-            stubs.stub(where: doc("en"), with: page("hello", ["Cache-Control": "max-age=0", "ETag": "\"en1\""]),
-                .status(304, headers: ["ETag": "\"en2\""]), page("hello 2", ["Cache-Control": "max-age=600", "ETag": "\"en2\""]))
+            stubs.stub(
+                where: doc("en"), with: page("hello", ["Cache-Control": "max-age=0", "ETag": "\"en1\""]),
+                .status(304, headers: ["ETag": "\"en2\""]),
+                page("hello 2", ["Cache-Control": "max-age=600", "ETag": "\"en2\""]))
             stubs.stub(where: doc("de"), with: page("hallo"))
             let client = client(stubs, cache: cache)
             _ = try await client.response(for: get("en"))
@@ -167,7 +173,8 @@ final class CacheVariantStageTests: XCTestCase {
         let reordered = try await client.response(
             for: call(["Accept-Encoding": "BR,gzip;q=1", "Accept-Language": "EN, de;q=1"]))
         XCTAssertEqual(reordered.source, .cache)
-        let swapped = try await client.response(for: call(["Accept-Encoding": "gzip, br", "Accept-Language": "de, en"]))
+        let swapped = try await client.response(
+            for: call(["Accept-Encoding": "gzip, br", "Accept-Language": "de, en"]))
         XCTAssertEqual(swapped.source, .network)
         XCTAssertEqual(swapped.value, "two")
         let languageOnly = try await client.response(for: call(["Accept-Language": "de, en"]))

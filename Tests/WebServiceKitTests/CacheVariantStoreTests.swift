@@ -12,7 +12,8 @@ final class CacheVariantStoreTests: XCTestCase {
     private let now = Date(timeIntervalSinceReferenceDate: 780_000_000)
 
     override func setUpWithError() throws {
-        root = FileManager.default.temporaryDirectory.appendingPathComponent("CacheVariantStoreTests-\(UUID().uuidString)")
+        root = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "CacheVariantStoreTests-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
     }
 
@@ -96,7 +97,8 @@ final class CacheVariantStoreTests: XCTestCase {
             XCTAssertEqual(selected(store, "en"), "by language", "\(name): the later Date wins")
             XCTAssertEqual(selected(store, "de"), "plain", "\(name): the only one selected")
 
-            store.save(response("plain, later", language: "en", vary: nil, dateOffset: 10, receivedOffset: 30), for: key)
+            store.save(
+                response("plain, later", language: "en", vary: nil, dateOffset: 10, receivedOffset: 30), for: key)
             XCTAssertEqual(selected(store, "en"), "plain, later", "\(name): equal Dates, the later reception")
             XCTAssertEqual(store.entryCount(identifiedBy: nil), 2, name)
         }
@@ -152,7 +154,12 @@ final class CacheVariantStoreTests: XCTestCase {
         let remaining = (try FileManager.default.contentsOfDirectory(atPath: directory.path)).filter {
             !$0.hasPrefix(".")
         }
-        XCTAssertEqual(remaining, [DiskCacheStore.fileName(for: CacheRules.cacheKey(for: other), variant: response("", language: "en").entry.variantKey)])
+        XCTAssertEqual(
+            remaining,
+            [
+                DiskCacheStore.fileName(
+                    for: CacheRules.cacheKey(for: other), variant: response("", language: "en").entry.variantKey)
+            ])
     }
 
     /// A 304 whose `Vary` names other fields gives the freshened response another secondary key;
@@ -247,7 +254,8 @@ final class CacheVariantStoreTests: XCTestCase {
             XCTAssertEqual(
                 all.map(\.url.path), ["/a", "/doc", "/doc", "/users/1/profile", "/users/2/repos"],
                 "\(name): by URL, then from the earliest stored")
-            XCTAssertEqual(all.map(\.cacheIdentifier), [nil, "user-1/doc", "user-1/doc", "user-1/profile", "user-2/repos"], name)
+            XCTAssertEqual(
+                all.map(\.cacheIdentifier), [nil, "user-1/doc", "user-1/doc", "user-1/profile", "user-2/repos"], name)
             XCTAssertEqual(all[1].varyingRequestFields, ["accept-language": "en"], name)
             XCTAssertEqual(all[2].varyingRequestFields, ["accept-language": "de"], name)
             XCTAssertEqual(all[2].storedDate, now + 1, name)
@@ -256,7 +264,8 @@ final class CacheVariantStoreTests: XCTestCase {
             XCTAssertEqual(all[4].bodyByteCount, 6, name)
             XCTAssertEqual(all[0].varyingRequestFields, [:], name)
 
-            XCTAssertEqual(store.entries(identifiedBy: "user-1/").map(\.url.path), ["/doc", "/doc", "/users/1/profile"], name)
+            XCTAssertEqual(
+                store.entries(identifiedBy: "user-1/").map(\.url.path), ["/doc", "/doc", "/users/1/profile"], name)
             XCTAssertEqual(store.entryCount(identifiedBy: "user-1/"), 3, name)
             XCTAssertEqual(store.entryCount(identifiedBy: "user-2/"), 1, name)
             XCTAssertEqual(store.entryCount(identifiedBy: ""), 4, "\(name): every response with an identifier")

@@ -17,20 +17,24 @@ final class CacheVaryNormalizationTests: XCTestCase {
     private let cases: [Case] = [
         // Accept-Encoding (RFC 9110 §12.5.3): codings case-insensitive (§8.4.1), order meaningless.
         Case(field: "Accept-Encoding", first: ["gzip, br"], second: ["br,gzip"], match: true, why: "reordered"),
-        Case(field: "Accept-Encoding", first: ["GZIP;Q=1.000"], second: ["gzip"], match: true, why: "q=1 is the default"),
+        Case(
+            field: "Accept-Encoding", first: ["GZIP;Q=1.000"], second: ["gzip"], match: true, why: "q=1 is the default"),
         Case(
             field: "Accept-Encoding", first: ["gzip;q=0.5, br"], second: ["br , gzip ; q=0.50"], match: true,
             why: "weights compared as numbers"),
         Case(field: "Accept-Encoding", first: ["gzip"], second: ["gzip", "br"], match: false, why: "another coding"),
         Case(field: "Accept-Encoding", first: ["gzip;q=0"], second: ["gzip"], match: false, why: "q=0 refuses"),
-        Case(field: "Accept-Encoding", first: ["gzip", "br"], second: ["br, gzip"], match: true, why: "lines combined"),
+        Case(
+            field: "Accept-Encoding", first: ["gzip", "br"], second: ["br, gzip"], match: true, why: "lines combined"),
         Case(
             field: "Accept-Encoding", first: ["gzip;level=9, br"], second: ["br, gzip;level=9"], match: false,
             why: "an undefined parameter: the generic rule, order kept"),
         Case(
             field: "Accept-Encoding", first: ["gzip;q=2, br"], second: ["br, gzip;q=2"], match: false,
             why: "an invalid weight: the generic rule"),
-        Case(field: "Accept-Charset", first: ["UTF-8, iso-8859-1;q=0.5"], second: ["iso-8859-1;q=0.5,utf-8"], match: true, why: "as Accept-Encoding"),
+        Case(
+            field: "Accept-Charset", first: ["UTF-8, iso-8859-1;q=0.5"], second: ["iso-8859-1;q=0.5,utf-8"],
+            match: true, why: "as Accept-Encoding"),
         // Accept-Language (§12.5.4): case-insensitive tags, but the order of equal weights kept.
         Case(
             field: "Accept-Language", first: ["en, de"], second: ["de,en"], match: false,
@@ -54,7 +58,9 @@ final class CacheVaryNormalizationTests: XCTestCase {
         Case(
             field: "Accept", first: ["text/plain;charset=UTF-8"], second: ["text/plain;charset=utf-8"], match: false,
             why: "parameter values keep their case"),
-        Case(field: "Accept", first: ["application/json"], second: ["application/xml"], match: false, why: "another type"),
+        Case(
+            field: "Accept", first: ["application/json"], second: ["application/xml"], match: false, why: "another type"
+        ),
         Case(
             field: "Accept", first: ["text/*;q=0.5, */*;q=0.1"], second: ["*/*;q=0.1, TEXT/*;q=.5"], match: false,
             why: "`.5` is no qvalue: the second is left as written"),

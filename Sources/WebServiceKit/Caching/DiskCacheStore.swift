@@ -190,20 +190,24 @@ final class DiskCacheStore: CacheStorage {
         }
     }
 
+    /// The heads of the files are read outside the lock, so that listing thousands of files
+    /// does not hold up the calls. A file replaced meanwhile is read whole, old or new (files are
+    /// renamed into place); one that cannot be read is left out, and deleted by its next read.
     func entries(identifiedBy prefix: String?) -> [HTTPCache.Entry] {
-        let entries = state.withLock { state in
-            var entries: [HTTPCache.Entry] = []
-            for name in Array(state.items.keys) {
-                guard let (header, metadata) = readHead(name, key: nil), let entry = metadata.entry else {
-                    discard(name, &state)
-                    continue
-                }
-                state.items[name]?.identifier = .known(metadata.identifier)
-                guard cacheIdentifier(metadata.identifier, matches: prefix) else { continue }
-                entries.append(
-                    HTTPCache.Entry(entry, identifier: metadata.identifier, bodyByteCount: header.bodyByteCount))
+        let names = state.withLock { Array($0.items.keys) }
+        var entries: [HTTPCache.Entry] = []
+        var identifiers: [(name: String, identifier: String?)] = []
+        for name in names {
+            guard let (header, metadata) = readHead(name, key: nil), let entry = metadata.entry else { continue }
+            identifiers.append((name, metadata.identifier))
+            guard cacheIdentifier(metadata.identifier, matches: prefix) else { continue }
+            entries.append(HTTPCache.Entry(entry, identifier: metadata.identifier, bodyByteCount: header.bodyByteCount))
+        }
+        state.withLock { state in
+            // Only files untouched since the store opened: any other has its identifier known.
+            for (name, identifier) in identifiers {
+                if case .unread = state.items[name]?.identifier { state.items[name]?.identifier = .known(identifier) }
             }
-            return entries
         }
         return entries.sorted(by: HTTPCache.Entry.listedBefore)
     }
@@ -407,7 +411,9 @@ final class DiskCacheStore: CacheStorage {
 
     /// The header and metadata of the file `name`, read without its body, or `nil` when it is
     /// unreadable, or not stored under `key` (when given).
-    private func readHead(_ name: String, key: String?) -> (header: DiskCacheFormat.Header, metadata: DiskCacheFormat.Metadata)? {
+    private func readHead(_ name: String, key: String?) -> (
+        header: DiskCacheFormat.Header, metadata: DiskCacheFormat.Metadata
+    )? {
         guard let handle = FileHandle(forReadingAtPath: path(of: name)) else { return nil }
         defer { try? handle.close() }
         guard let head = try? handle.read(upToCount: DiskCacheFormat.headerByteCount),

@@ -152,7 +152,9 @@ final class MemoryCacheStore: CacheStorage {
     func entryCount(identifiedBy prefix: String?) -> Int {
         state.withLock { state in
             guard prefix != nil else { return state.slots.count }
-            return state.slots.values.reduce(0) { $0 + (cacheIdentifier($1.response.identifier, matches: prefix) ? 1 : 0) }
+            return state.slots.values.reduce(0) {
+                $0 + (cacheIdentifier($1.response.identifier, matches: prefix) ? 1 : 0)
+            }
         }
     }
 
