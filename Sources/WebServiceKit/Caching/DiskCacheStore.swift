@@ -91,7 +91,7 @@ final class DiskCacheStore: CacheStorage {
         let primary = SHA256.hexDigest(key)
         return state.withLock { state in
             guard let names = state.variants[primary], !names.isEmpty else { return nil }
-            var chosen: String
+            let chosen: String
             if names.count == 1 {
                 chosen = names[0]
             } else {
