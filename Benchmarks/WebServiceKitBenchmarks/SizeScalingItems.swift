@@ -36,7 +36,7 @@ extension SizeScalingItem {
         diskCachePlain,
         diskCacheEvicting,
         memoryDiskCachePlain, memoryDiskCacheEvicting, paging, memoryCache, jsonRPCBatch, queryItems, responseHeaders,
-        jsonArray,
+        jsonArray, varyVariantsMemory, varyVariantsDisk, cacheEntriesMemory, cacheEntriesDisk,
     ]
 
     static let serviceRoot = URL(string: "http://127.0.0.1/")!
