@@ -181,6 +181,69 @@ final class CacheVariantStoreTests: XCTestCase {
         }
     }
 
+    /// Eight threads saving, selecting and removing variants of three URLs at once: whatever the
+    /// interleaving, no URL holds more than 8 variants, every listed variant is the one its
+    /// request selects, and the disk store's byte count is the size of its files.
+    func testConcurrentUseKeepsTheBoundAndTheIndexConsistent() throws {
+        let urls = (0..<3).map { URL(string: "https://api.example.com/doc\($0)")! }
+        let now = now
+        // What the threads use: no `self`, which is not Sendable.
+        @Sendable func variant(_ url: URL, _ language: String, thread: Int) -> StoredResponse {
+            let entry = CacheEntry(
+                method: .get, url: url, requestHeaders: ["Accept-Language": language], status: 200,
+                responseHeaders: ["Cache-Control": "max-age=60", "Vary": "Accept-Language"], requestTime: now,
+                responseTime: now)
+            return StoredResponse(entry: entry, body: Data("\(url.path) \(language)".utf8), identifier: "t\(thread)")
+        }
+        @Sendable func lookUp(_ store: any CacheStorage, _ url: URL, _ language: String) -> String? {
+            let request = CacheRequest(url: url, headers: ["Accept-Language": language])
+            return store.response(for: CacheRules.cacheKey(for: url)) { CacheRules.selects($0, for: request) }
+                .map { String(decoding: $0.body, as: UTF8.self) }
+        }
+        for (name, store) in try stores() {
+            let wrong = Locked(0)
+            DispatchQueue.concurrentPerform(iterations: 8) { thread in
+                var generator = SplitMix64(seed: UInt64(thread))
+                for _ in 0..<300 {
+                    let url = urls[Int(generator.next() % 3)]
+                    let language = "l\(generator.next() % 12)"
+                    switch generator.next() % 10 {
+                    case 0..<5:
+                        store.save(variant(url, language, thread: thread), for: CacheRules.cacheKey(for: url))
+                    case 5..<9:
+                        if let body = lookUp(store, url, language), body != "\(url.path) \(language)" {
+                            wrong.withLock { $0 += 1 }
+                        }
+                    default:
+                        store.remove(CacheRules.cacheKey(for: url))
+                    }
+                }
+            }
+            XCTAssertEqual(wrong.current, 0, "\(name): a lookup returned another variant")
+            let entries = store.entries(identifiedBy: nil)
+            XCTAssertEqual(entries.count, store.entryCount(identifiedBy: nil), name)
+            for url in urls {
+                let variants = entries.filter { $0.url == url }
+                XCTAssertLessThanOrEqual(variants.count, CacheRules.variantLimit, name)
+                for variant in variants {
+                    let language = try XCTUnwrap(variant.varyingRequestFields["accept-language"])
+                    XCTAssertEqual(selected(store, language, url: url), "\(url.path) \(language)", name)
+                }
+            }
+            if let disk = store as? DiskCacheStore {
+                let files = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter {
+                    !$0.hasPrefix(".")
+                }
+                let sizes = try files.map {
+                    try FileManager.default.attributesOfItem(atPath: directory.appendingPathComponent($0).path)[.size]
+                        as? NSNumber
+                }
+                XCTAssertEqual(disk.byteCount, sizes.reduce(0) { $0 + ($1?.intValue ?? 0) }, name)
+                XCTAssertEqual(files.count, entries.count, name)
+            }
+        }
+    }
+
     // MARK: Disk
 
     func testVariantsSurviveTheProcessAndADamagedOneIsAMiss() throws {
