@@ -25,7 +25,8 @@ struct CacheStage: CallStage {
         let cacheRequest = CacheRequest(method: method, url: url, headers: requestHeaders, policy: policy)
         let key = CacheRules.cacheKey(for: url)
         // The URL's variant selected for this request (RFC 9111 §4.1), the most recent if several.
-        let stored = cache.store.response(for: key) { CacheRules.selects($0, for: cacheRequest) }
+        var selector = CacheRules.VariantSelector(cacheRequest)
+        let stored = cache.store.response(for: key) { selector.selects($0) }
         let exchange = CacheExchange(
             cache: cache, outgoing: outgoing, request: cacheRequest, key: key, stored: stored, next: next)
         switch CacheRules.decide(request: cacheRequest, entry: stored?.entry, now: Date()) {

@@ -209,7 +209,7 @@ final class DiskCacheStore: CacheStorage {
                 if case .unread = state.items[name]?.identifier { state.items[name]?.identifier = .known(identifier) }
             }
         }
-        return entries.sorted(by: HTTPCache.Entry.listedBefore)
+        return HTTPCache.Entry.inListOrder(entries)
     }
 
     func entryCount(identifiedBy prefix: String?) -> Int {

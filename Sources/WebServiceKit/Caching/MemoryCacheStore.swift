@@ -34,7 +34,7 @@ protocol CacheStorage: Sendable {
     func removeResponses(identifiedBy prefix: String)
     func removeAll()
     /// The responses held whose identifier matches `prefix` (every one when `nil`), in the order
-    /// of ``HTTPCache/Entry/listedBefore(_:_:)``.
+    /// of ``HTTPCache/Entry/inListOrder(_:)``.
     func entries(identifiedBy prefix: String?) -> [HTTPCache.Entry]
     /// How many responses ``entries(identifiedBy:)`` would list.
     func entryCount(identifiedBy prefix: String?) -> Int
@@ -145,8 +145,8 @@ final class MemoryCacheStore: CacheStorage {
         let responses = state.withLock { state in
             state.slots.values.map(\.response).filter { cacheIdentifier($0.identifier, matches: prefix) }
         }
-        return responses.map { HTTPCache.Entry($0.entry, identifier: $0.identifier, bodyByteCount: $0.body.count) }
-            .sorted(by: HTTPCache.Entry.listedBefore)
+        return HTTPCache.Entry.inListOrder(
+            responses.map { HTTPCache.Entry($0.entry, identifier: $0.identifier, bodyByteCount: $0.body.count) })
     }
 
     func entryCount(identifiedBy prefix: String?) -> Int {
