@@ -195,13 +195,17 @@ final class DiskCacheStore: CacheStorage {
     /// renamed into place); one that cannot be read is left out, and deleted by its next read.
     func entries(identifiedBy prefix: String?) -> [HTTPCache.Entry] {
         let names = state.withLock { Array($0.items.keys) }
-        var entries: [HTTPCache.Entry] = []
+        var entries: [(key: String, entry: HTTPCache.Entry)] = []
         var identifiers: [(name: String, identifier: String?)] = []
         for name in names {
             guard let (header, metadata) = readHead(name, key: nil), let entry = metadata.entry else { continue }
             identifiers.append((name, metadata.identifier))
             guard cacheIdentifier(metadata.identifier, matches: prefix) else { continue }
-            entries.append(HTTPCache.Entry(entry, identifier: metadata.identifier, bodyByteCount: header.bodyByteCount))
+            entries.append(
+                (
+                    metadata.key,
+                    HTTPCache.Entry(entry, identifier: metadata.identifier, bodyByteCount: header.bodyByteCount)
+                ))
         }
         state.withLock { state in
             // Only files untouched since the store opened: any other has its identifier known.

@@ -10,6 +10,10 @@ import Foundation
 ///
 /// What a call does with it is its descriptor's ``CachePolicy``. Only complete responses are
 /// stored; a body cut short by a transport failure never is.
+///
+/// A URL whose responses vary by request fields (`Vary: Accept-Language`, RFC 9111 §4.1) keeps
+/// one response per combination of those fields, up to 8, and each request gets the one stored
+/// for fields like its own. ``entries(identifiedBy:)`` lists what is stored.
 public final class HTTPCache: Sendable {
     let store: any CacheStorage
 

@@ -142,11 +142,20 @@ final class MemoryCacheStore: CacheStorage {
     func removeAll() { state.withLock { $0 = State() } }
 
     func entries(identifiedBy prefix: String?) -> [HTTPCache.Entry] {
-        let responses = state.withLock { state in
-            state.slots.values.map(\.response).filter { cacheIdentifier($0.identifier, matches: prefix) }
+        let entries = state.withLock { state in
+            var entries: [(key: String, entry: HTTPCache.Entry)] = []
+            for (id, slot) in state.slots where cacheIdentifier(slot.response.identifier, matches: prefix) {
+                let response = slot.response
+                entries.append(
+                    (
+                        id.key,
+                        HTTPCache.Entry(
+                            response.entry, identifier: response.identifier, bodyByteCount: response.body.count)
+                    ))
+            }
+            return entries
         }
-        return HTTPCache.Entry.inListOrder(
-            responses.map { HTTPCache.Entry($0.entry, identifier: $0.identifier, bodyByteCount: $0.body.count) })
+        return HTTPCache.Entry.inListOrder(entries)
     }
 
     func entryCount(identifiedBy prefix: String?) -> Int {

@@ -130,11 +130,11 @@ extension HTTPCache {
                 bodyByteCount: bodyByteCount, varyingRequestFields: entry.varyingRequestHeaders)
         }
 
-        /// `entries` in the order of ``HTTPCache/entries(identifiedBy:)``: by URL, then from the
-        /// earliest stored. Each URL's text is made once, not at every comparison.
-        static func inListOrder(_ entries: [Entry]) -> [Entry] {
-            entries.map { (url: $0.url.absoluteString, entry: $0) }
-                .sorted { $0.url != $1.url ? $0.url < $1.url : $0.entry.storedDate < $1.entry.storedDate }
+        /// `entries`, each with the cache key of its URL (``CacheRules/cacheKey(for:)``, the
+        /// text the stores have at hand), in the order of ``HTTPCache/entries(identifiedBy:)``:
+        /// by that key, then from the earliest stored.
+        static func inListOrder(_ entries: [(key: String, entry: Entry)]) -> [Entry] {
+            entries.sorted { $0.key != $1.key ? $0.key < $1.key : $0.entry.storedDate < $1.entry.storedDate }
                 .map(\.entry)
         }
     }
