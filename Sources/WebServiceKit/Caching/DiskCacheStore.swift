@@ -190,22 +190,19 @@ final class DiskCacheStore: CacheStorage {
         }
     }
 
-    /// The heads of the files are read outside the lock, so that listing thousands of files
+    /// From the least to the most recently used, as the files' order of use was when the call
+    /// began. The heads of the files are read outside the lock, so that listing thousands of files
     /// does not hold up the calls. A file replaced meanwhile is read whole, old or new (files are
     /// renamed into place); one that cannot be read is left out, and deleted by its next read.
     func entries(identifiedBy prefix: String?) -> [HTTPCache.Entry] {
-        let names = state.withLock { Array($0.items.keys) }
-        var entries: [(key: String, entry: HTTPCache.Entry)] = []
+        let names = state.withLock { $0.recency.keysFromOldest }
+        var entries: [HTTPCache.Entry] = []
         var identifiers: [(name: String, identifier: String?)] = []
         for name in names {
             guard let (header, metadata) = readHead(name, key: nil), let entry = metadata.entry else { continue }
             identifiers.append((name, metadata.identifier))
             guard cacheIdentifier(metadata.identifier, matches: prefix) else { continue }
-            entries.append(
-                (
-                    metadata.key,
-                    HTTPCache.Entry(entry, identifier: metadata.identifier, bodyByteCount: header.bodyByteCount)
-                ))
+            entries.append(HTTPCache.Entry(entry, identifier: metadata.identifier, bodyByteCount: header.bodyByteCount))
         }
         state.withLock { state in
             // Only files untouched since the store opened: any other has its identifier known.
@@ -213,7 +210,7 @@ final class DiskCacheStore: CacheStorage {
                 if case .unread = state.items[name]?.identifier { state.items[name]?.identifier = .known(identifier) }
             }
         }
-        return HTTPCache.Entry.inListOrder(entries)
+        return entries
     }
 
     func entryCount(identifiedBy prefix: String?) -> Int {

@@ -49,9 +49,10 @@ public final class HTTPCache: Sendable {
     /// request fields (`Vary`, RFC 9111 §4.1).
     public func removeResponse(for url: URL) { store.remove(CacheRules.cacheKey(for: url)) }
 
-    /// The responses the cache holds, by URL and then from the earliest stored; with `prefix`,
-    /// only those stored by calls whose cache identifier starts with it (the responses
-    /// ``removeResponses(identifiedBy:)`` would remove; ``CallFields/cacheIdentifier``).
+    /// The responses the cache holds, from the least to the most recently used (the order in
+    /// which it would evict them); with `prefix`, only those stored by calls whose cache
+    /// identifier starts with it (the responses ``removeResponses(identifiedBy:)`` would remove;
+    /// ``CallFields/cacheIdentifier``). Listing does not count as a use.
     ///
     /// ```swift
     /// let profiles = cache.entries(identifiedBy: "user-42/")

@@ -33,8 +33,8 @@ protocol CacheStorage: Sendable {
     /// Removes every response whose identifier starts with `prefix`.
     func removeResponses(identifiedBy prefix: String)
     func removeAll()
-    /// The responses held whose identifier matches `prefix` (every one when `nil`), in the order
-    /// of ``HTTPCache/Entry/inListOrder(_:)``.
+    /// The responses held whose identifier matches `prefix` (every one when `nil`), from the
+    /// least to the most recently used.
     func entries(identifiedBy prefix: String?) -> [HTTPCache.Entry]
     /// How many responses ``entries(identifiedBy:)`` would list.
     func entryCount(identifiedBy prefix: String?) -> Int
@@ -142,20 +142,14 @@ final class MemoryCacheStore: CacheStorage {
     func removeAll() { state.withLock { $0 = State() } }
 
     func entries(identifiedBy prefix: String?) -> [HTTPCache.Entry] {
-        let entries = state.withLock { state in
-            var entries: [(key: String, entry: HTTPCache.Entry)] = []
-            for (id, slot) in state.slots where cacheIdentifier(slot.response.identifier, matches: prefix) {
-                let response = slot.response
-                entries.append(
-                    (
-                        id.key,
-                        HTTPCache.Entry(
-                            response.entry, identifier: response.identifier, bodyByteCount: response.body.count)
-                    ))
+        state.withLock { state in
+            state.recency.keysFromOldest.compactMap { id in
+                guard let response = state.slots[id]?.response, cacheIdentifier(response.identifier, matches: prefix)
+                else { return nil }
+                return HTTPCache.Entry(
+                    response.entry, identifier: response.identifier, bodyByteCount: response.body.count)
             }
-            return entries
         }
-        return HTTPCache.Entry.inListOrder(entries)
     }
 
     func entryCount(identifiedBy prefix: String?) -> Int {

@@ -129,14 +129,6 @@ extension HTTPCache {
                 url: entry.url, statusCode: entry.status, cacheIdentifier: identifier, storedDate: entry.responseTime,
                 bodyByteCount: bodyByteCount, varyingRequestFields: entry.varyingRequestHeaders)
         }
-
-        /// `entries`, each with the cache key of its URL (``CacheRules/cacheKey(for:)``, the
-        /// text the stores have at hand), in the order of ``HTTPCache/entries(identifiedBy:)``:
-        /// by that key, then from the earliest stored.
-        static func inListOrder(_ entries: [(key: String, entry: Entry)]) -> [Entry] {
-            entries.sorted { $0.key != $1.key ? $0.key < $1.key : $0.entry.storedDate < $1.entry.storedDate }
-                .map(\.entry)
-        }
     }
 }
 
