@@ -333,7 +333,7 @@ extension CacheRules {
     /// equal after normalisation (``normalizedFieldValue(named:_:)``), or absent from both
     /// requests. `Vary: *` never matches.
     static func varyMatches(_ entry: CacheEntry, _ requestHeaders: HTTPHeaders) -> Bool {
-        varyFieldNames(entry.responseHeaders).allSatisfy { name in
+        entry.varyFieldNames.allSatisfy { name in
             name != "*"
                 && entry.varyingRequestHeaders[name]
                     == normalizedFieldValue(named: name, requestHeaders.values(for: name))

@@ -22,7 +22,13 @@ extension CacheRules {
     /// Empty for a response without `Vary`. Lengths prefix names and values, so that no two
     /// different sets of fields give the same key.
     static func variantKey(responseHeaders: HTTPHeaders, varyingRequestHeaders: [String: String]) -> String {
-        let names = Set(varyFieldNames(responseHeaders)).sorted()
+        variantKey(varyFieldNames: varyFieldNames(responseHeaders), varyingRequestHeaders: varyingRequestHeaders)
+    }
+
+    /// ``variantKey(responseHeaders:varyingRequestHeaders:)`` from the names `Vary` lists.
+    static func variantKey(varyFieldNames: [String], varyingRequestHeaders: [String: String]) -> String {
+        guard !varyFieldNames.isEmpty else { return "" }
+        let names = Set(varyFieldNames).sorted()
         var key = ""
         for name in names {
             key += "\(name.utf8.count):\(name)"
@@ -55,20 +61,21 @@ extension CacheRules {
     /// times.
     struct VariantSelector {
         let request: CacheRequest
-        private let requestKey: String
+        /// The request's cache key, made only when a stored URL differs from the request's.
+        private var requestKey: String?
         private var normalized: [String: String?] = [:]
 
-        init(_ request: CacheRequest) {
-            self.request = request
-            requestKey = cacheKey(for: request.url)
-        }
+        init(_ request: CacheRequest) { self.request = request }
 
         /// Whether `entry` may answer the request: what ``CacheRules/selects(_:for:)`` decides.
         mutating func selects(_ entry: CacheEntry) -> Bool {
-            guard entry.method == .get, entry.url == request.url || cacheKey(for: entry.url) == requestKey else {
-                return false
+            guard entry.method == .get else { return false }
+            if entry.url != request.url {
+                let key = requestKey ?? cacheKey(for: request.url)
+                requestKey = key
+                guard cacheKey(for: entry.url) == key else { return false }
             }
-            for name in varyFieldNames(entry.responseHeaders) {
+            for name in entry.varyFieldNames {
                 guard name != "*" else { return false }
                 let value: String?
                 if let known = normalized[name] {
@@ -88,7 +95,7 @@ extension CacheEntry {
     /// The entry's secondary key among the responses stored for its URL
     /// (``CacheRules/variantKey(responseHeaders:varyingRequestHeaders:)``).
     var variantKey: String {
-        CacheRules.variantKey(responseHeaders: responseHeaders, varyingRequestHeaders: varyingRequestHeaders)
+        CacheRules.variantKey(varyFieldNames: varyFieldNames, varyingRequestHeaders: varyingRequestHeaders)
     }
 }
 
