@@ -36,6 +36,9 @@ final class DiskCacheStore: CacheStorage {
     private struct Item {
         var byteCount: Int
         var identifier: Identifier
+        /// What selecting among the key's variants reads of the file (``selector(of:)``), kept
+        /// while the key has several variants, so that a lookup reads only the chosen file.
+        var selector: CacheEntry? = nil
     }
 
     private struct State {
@@ -95,12 +98,20 @@ final class DiskCacheStore: CacheStorage {
             if names.count == 1 {
                 chosen = names[0]
             } else {
-                // Several variants: their metadata decides, and only the chosen body is read.
+                // Several variants: what selection reads of each decides (kept in the index once
+                // read), and only the chosen file is read whole.
                 var best: (name: String, entry: CacheEntry)?
                 for name in names {
-                    guard let entry = readHead(name, key: key)?.metadata.entry else {
-                        discard(name, &state)
-                        continue
+                    let entry: CacheEntry
+                    if let known = state.items[name]?.selector {
+                        entry = known
+                    } else {
+                        guard let read = readHead(name, key: key)?.metadata.entry else {
+                            discard(name, &state)
+                            continue
+                        }
+                        entry = Self.selector(of: read)
+                        state.items[name]?.selector = entry
                     }
                     guard selects(entry) else { continue }
                     if let best, !CacheRules.isMoreRecent(entry, than: best.entry) { continue }
@@ -126,7 +137,8 @@ final class DiskCacheStore: CacheStorage {
             discard(name, &state)
             return nil
         }
-        state.items[name] = Item(byteCount: file.count, identifier: .known(response.identifier))
+        state.items[name]?.byteCount = file.count
+        state.items[name]?.identifier = .known(response.identifier)
         state.bytes += file.count - item.byteCount
         guard selects(response.entry) else { return nil }
         touch(name, &state)
@@ -163,7 +175,10 @@ final class DiskCacheStore: CacheStorage {
             }
             state.bytes -= state.items[name]?.byteCount ?? 0
             touch(name, &state)
-            state.items[name] = Item(byteCount: file.count, identifier: .known(response.identifier))
+            let several = (state.variants[primary]?.count ?? 0) > 1
+            state.items[name] = Item(
+                byteCount: file.count, identifier: .known(response.identifier),
+                selector: several ? Self.selector(of: response.entry) : nil)
             state.bytes += file.count
             evict(&state)
         }
@@ -437,13 +452,31 @@ final class DiskCacheStore: CacheStorage {
     }
 
     /// Forgets the file `name`: its size, its place in the order of use and among its key's
-    /// variants.
+    /// variants. A variant left alone needs no selector any more.
     private func forget(_ name: String, _ state: inout State) {
         if let item = state.items.removeValue(forKey: name) { state.bytes -= item.byteCount }
         state.recency.remove(name)
         let primary = Self.primaryName(of: name)
         state.variants[primary]?.removeAll { $0 == name }
-        if state.variants[primary]?.isEmpty ?? false { state.variants[primary] = nil }
+        switch state.variants[primary]?.count {
+        case 0: state.variants[primary] = nil
+        case 1: if let last = state.variants[primary]?.first { state.items[last]?.selector = nil }
+        default: break
+        }
+    }
+
+    /// What selecting a variant reads of `entry` (``CacheRules/VariantSelector``,
+    /// ``CacheRules/isMoreRecent(_:than:)``): its method, URL, times, varying request fields and
+    /// its `Vary` and `Date` fields, without the other fields, to keep the index small.
+    private static func selector(of entry: CacheEntry) -> CacheEntry {
+        let kept = entry.responseHeaders.fields.filter { field in
+            field.name.caseInsensitiveCompare("Vary") == .orderedSame
+                || field.name.caseInsensitiveCompare("Date") == .orderedSame
+        }
+        return CacheEntry(
+            method: entry.method, url: entry.url, status: entry.status, responseHeaders: HTTPHeaders(kept),
+            requestTime: entry.requestTime, responseTime: entry.responseTime,
+            varyingRequestHeaders: entry.varyingRequestHeaders)
     }
 
     /// Deletes the file `name` and forgets it.
