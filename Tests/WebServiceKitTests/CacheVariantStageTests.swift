@@ -181,4 +181,36 @@ final class CacheVariantStageTests: XCTestCase {
         XCTAssertEqual(languageOnly.source, .cache)
         XCTAssertEqual(languageOnly.value, "two")
     }
+
+    /// Docs/Caching.md's examples of variants and of listing entries, as written there (the
+    /// listing's `print` collected instead).
+    func testTheGuideExamplesRunAsWritten() async throws {
+        let stubs = StubTransport()
+        stubs.stub(where: doc("en"), with: page("hello"))
+        stubs.stub(where: doc("de"), with: page("hallo"))
+        let cache = HTTPCache()
+        let client = client(stubs, cache: cache)
+
+        let english = WebServiceCall<String>(relativePath: "doc", headers: ["Accept-Language": "en"])
+        let german = WebServiceCall<String>(relativePath: "doc", headers: ["Accept-Language": "de"])
+        let sources = [
+            try await client.response(for: english).source, try await client.response(for: german).source,
+            try await client.response(for: english).source, try await client.response(for: german).source,
+        ]
+        XCTAssertEqual(sources, [.network, .network, .cache, .cache])
+
+        let profile = WebServiceCall<String>(
+            relativePath: "doc", headers: ["Accept-Language": "en"], cacheIdentifier: "user-%%0%%/doc")
+        stubs.stub(where: doc("en"), with: page("hello, user 1"))
+        cache.removeAll()
+        _ = try await client.response(for: profile, 1)
+        var printed: [String] = []
+        for entry in cache.entries(identifiedBy: "user-1/") {
+            printed.append("\(entry.url) \(entry.statusCode) \(entry.cacheIdentifier ?? "-") \(entry.bodyByteCount)")
+        }
+        let stored = cache.entryCount(identifiedBy: "user-1/")
+        let all = cache.entryCount()
+        XCTAssertEqual(printed, ["https://api.example.com/doc 200 user-1/doc 13"])
+        XCTAssertEqual([stored, all], [1, 1])
+    }
 }
