@@ -156,6 +156,31 @@ final class CacheVariantStageTests: XCTestCase {
         }
     }
 
+    /// A server that starts varying: the full answer to the validation of the response stored
+    /// without `Vary` replaces it (RFC 9111 §4.3.3), though it is another variant.
+    func testAFullAnswerToAValidationReplacesTheVariantValidated() async throws {
+        for (name, cache) in try caches() {
+            let stubs = StubTransport()
+            stubs.stub(
+                where: { $0.url?.path == "/doc" },
+                with: .init(headers: ["Cache-Control": "max-age=0", "ETag": "\"v1\""], body: Data("any".utf8)),
+                page("hello", ["Cache-Control": "max-age=60", "ETag": "\"en2\""]),
+                page("hallo", ["Cache-Control": "max-age=60", "ETag": "\"de2\""]))
+            let client = client(stubs, cache: cache)
+            _ = try await client.response(for: get("en"))
+            let english = try await client.response(for: get("en"))
+            XCTAssertEqual(english.value, "hello", name)
+            XCTAssertEqual(stubs.requests.last?.request.value(forHTTPHeaderField: "If-None-Match"), "\"v1\"", name)
+            XCTAssertEqual(cache.entries().map(\.varyingRequestFields), [["accept-language": "en"]], name)
+            let german = try await client.response(for: get("de"))
+            XCTAssertEqual(
+                [german.value, german.source == .network ? "network" : "cache"], ["hallo", "network"], name)
+            XCTAssertNil(
+                stubs.requests.last?.request.value(forHTTPHeaderField: "If-None-Match"),
+                "\(name): nothing stored for de to validate")
+        }
+    }
+
     /// Request fields compared as their definitions allow: `Accept-Encoding` members in any
     /// order, but `Accept-Language` tags of equal weight in theirs (RFC 9110 §12.5.4).
     func testNormalisedFieldsSelectTheStoredVariant() async throws {

@@ -164,8 +164,12 @@ private struct CacheExchange {
                 method: cacheRequest.method, url: cacheRequest.url, requestHeaders: cacheRequest.headers,
                 status: status,
                 responseHeaders: response.headers, requestTime: requestTime, responseTime: responseTime)
+            // It supersedes the variant selected for this request, if any (RFC 9111 §4.3.3: after
+            // a validation, "none of the stored responses nominated" are suitable), also when its
+            // `Vary` makes it another variant.
             cache.store.save(
-                StoredResponse(entry: entry, body: response.body, identifier: context.cacheIdentifier), for: key)
+                StoredResponse(entry: entry, body: response.body, identifier: context.cacheIdentifier), for: key,
+                replacing: stored?.entry)
         }
         return answer
     }
