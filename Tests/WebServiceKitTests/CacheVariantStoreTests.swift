@@ -181,6 +181,58 @@ final class CacheVariantStoreTests: XCTestCase {
         }
     }
 
+    /// A random walk of saves, lookups and removals over responses with and without `Vary`,
+    /// against a model: per key, the variants from the least to the most recently used, at most
+    /// 8; a lookup takes the most recently stored of those that match (a response without `Vary`
+    /// matches every request).
+    func testVariantsFollowTheModelOverARandomWalk() throws {
+        let keys = ["https://api.example.com/a", "https://api.example.com/b"]
+        for (name, store) in try stores() {
+            // Per key: (language or nil for no Vary, body, when stored), least recently used first.
+            var model: [String: [(language: String?, body: String, stored: Int)]] = [:]
+            var generator = SplitMix64(seed: 22)
+            for step in 0..<1_500 {
+                let key = keys[Int(generator.next() % 2)]
+                let url = URL(string: key)!
+                let pick = Int(generator.next() % 11)
+                let language: String? = pick == 10 ? nil : "l\(pick)"
+                let asked = "l\(generator.next() % 10)"
+                switch generator.next() % 10 {
+                case 0..<5:
+                    let body = "\(key) \(language ?? "-") \(step)"
+                    store.save(
+                        response(
+                            body, language: language, url: url, vary: language == nil ? nil : "Accept-Language",
+                            receivedOffset: Double(step)), for: key)
+                    var variants = model[key] ?? []
+                    variants.removeAll { $0.language == language }
+                    if variants.count >= CacheRules.variantLimit { variants.removeFirst() }
+                    variants.append((language, body, step))
+                    model[key] = variants
+                case 5..<9:
+                    let variants = model[key] ?? []
+                    let candidates = variants.indices.filter {
+                        variants[$0].language == nil || variants[$0].language == asked
+                    }
+                    let expected = candidates.max { variants[$0].stored < variants[$1].stored }
+                    XCTAssertEqual(
+                        selected(store, asked, url: url), expected.map { variants[$0].body }, "\(name) step \(step)")
+                    if let expected {
+                        var touched = variants
+                        touched.append(touched.remove(at: expected))
+                        model[key] = touched
+                    }
+                default:
+                    store.remove(key)
+                    model[key] = nil
+                }
+                XCTAssertEqual(
+                    store.entryCount(identifiedBy: nil), model.values.reduce(0) { $0 + $1.count },
+                    "\(name) step \(step)")
+            }
+        }
+    }
+
     /// Eight threads saving, selecting and removing variants of three URLs at once: whatever the
     /// interleaving, no URL holds more than 8 variants, every listed variant is the one its
     /// request selects, and the disk store's byte count is the size of its files.

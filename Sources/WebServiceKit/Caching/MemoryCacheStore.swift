@@ -50,29 +50,32 @@ extension CacheStorage {
     func save(_ response: StoredResponse, for key: String) { save(response, for: key, replacing: nil) }
 }
 
-/// A variant's place in a store: the URL's key and the variant's secondary key.
-struct VariantID: Hashable, Sendable {
-    var key: String
-    var variant: String
-}
-
 /// An in-memory store with a byte limit, evicting the least recently used responses first.
 ///
 /// Eviction takes the oldest entry of a ``RecencyList``: a full store used to sort every entry
 /// on each save, under the lock every call of every client sharing the cache takes (at 10 MiB
 /// of small responses, some 20,000 entries sorted per stored response).
+///
+/// Each variant is kept under a name: the key itself for a response without `Vary` (the common
+/// case, which then costs the index what it did before variants), or the key, a NUL and the
+/// variant key (``slotName(key:variant:)``; a key, a URL's text, has no NUL).
 final class MemoryCacheStore: CacheStorage {
     fileprivate struct Slot {
         var response: StoredResponse
         /// `response.byteCount`, counted once.
         var byteCount: Int
+        /// The key and the variant key it is stored under.
+        var key: String
+        var variant: String
     }
 
     fileprivate struct State {
-        var slots: [VariantID: Slot] = [:]
-        /// The variant keys stored for each key, from the least to the most recently used.
+        /// By ``MemoryCacheStore/slotName(key:variant:)``.
+        var slots: [String: Slot] = [:]
+        /// The variant keys of each key, from the least to the most recently used; none for a key
+        /// whose only response has no `Vary`.
         var variants: [String: [String]] = [:]
-        var recency = RecencyList<VariantID>()
+        var recency = RecencyList<String>()
         var bytes = 0
     }
 
@@ -82,17 +85,29 @@ final class MemoryCacheStore: CacheStorage {
 
     init(byteLimit: Int) { self.byteLimit = max(0, byteLimit) }
 
+    /// The name a variant is kept under: `key` for a response without `Vary`.
+    fileprivate static func slotName(key: String, variant: String) -> String {
+        variant.isEmpty ? key : key + "\u{0}" + variant
+    }
+
     func response(for key: String, selectedBy selects: (CacheEntry) -> Bool) -> StoredResponse? {
         state.withLock { state in
-            var chosen: (id: VariantID, response: StoredResponse)?
-            for variant in state.variants[key] ?? [] {
-                let id = VariantID(key: key, variant: variant)
-                guard let response = state.slots[id]?.response, selects(response.entry) else { continue }
+            guard let variants = state.variants[key] else {
+                // One response without `Vary`, or none.
+                guard let response = state.slots[key]?.response, selects(response.entry) else { return nil }
+                state.recency.touch(key)
+                return response
+            }
+            var chosen: (variant: String, response: StoredResponse)?
+            for variant in variants {
+                guard let response = state.slots[Self.slotName(key: key, variant: variant)]?.response,
+                    selects(response.entry)
+                else { continue }
                 if let best = chosen, !CacheRules.isMoreRecent(response.entry, than: best.response.entry) { continue }
-                chosen = (id, response)
+                chosen = (variant, response)
             }
             guard let chosen else { return nil }
-            state.touch(chosen.id)
+            state.touch(key: key, variant: chosen.variant)
             return chosen.response
         }
     }
@@ -101,18 +116,19 @@ final class MemoryCacheStore: CacheStorage {
     /// have replaced is gone).
     func save(_ response: StoredResponse, for key: String, replacing previous: CacheEntry?) {
         let size = response.byteCount
-        let id = VariantID(key: key, variant: response.entry.variantKey)
+        let variant = response.entry.variantKey
+        let name = Self.slotName(key: key, variant: variant)
         state.withLock { state in
-            state.remove(id)
-            if let previous { state.remove(VariantID(key: key, variant: previous.variantKey)) }
+            state.remove(name)
+            if let previous { state.remove(Self.slotName(key: key, variant: previous.variantKey)) }
             guard size <= byteLimit else { return }
-            while let variants = state.variants[key], variants.count >= CacheRules.variantLimit,
+            while case let variants = state.variantKeys(of: key), variants.count >= CacheRules.variantLimit,
                 let oldest = variants.first
             {
-                state.remove(VariantID(key: key, variant: oldest))
+                state.remove(Self.slotName(key: key, variant: oldest))
             }
-            state.slots[id] = Slot(response: response, byteCount: size)
-            state.touch(id)
+            state.slots[name] = Slot(response: response, byteCount: size, key: key, variant: variant)
+            state.touch(key: key, variant: variant)
             state.bytes += size
             while state.bytes > byteLimit, let victim = state.recency.oldest {
                 state.remove(victim)
@@ -122,20 +138,20 @@ final class MemoryCacheStore: CacheStorage {
 
     func remove(_ key: String) {
         state.withLock { state in
-            for variant in state.variants[key] ?? [] { state.remove(VariantID(key: key, variant: variant)) }
+            for variant in state.variantKeys(of: key) { state.remove(Self.slotName(key: key, variant: variant)) }
         }
     }
 
     func remove(_ key: String, variant: String) {
-        state.withLock { $0.remove(VariantID(key: key, variant: variant)) }
+        state.withLock { $0.remove(Self.slotName(key: key, variant: variant)) }
     }
 
     func removeResponses(identifiedBy prefix: String) {
         state.withLock { state in
-            let ids = state.slots.compactMap { id, slot in
-                (slot.response.identifier?.hasPrefix(prefix) ?? false) ? id : nil
+            let names = state.slots.compactMap { name, slot in
+                (slot.response.identifier?.hasPrefix(prefix) ?? false) ? name : nil
             }
-            for id in ids { state.remove(id) }
+            for name in names { state.remove(name) }
         }
     }
 
@@ -143,8 +159,8 @@ final class MemoryCacheStore: CacheStorage {
 
     func entries(identifiedBy prefix: String?) -> [HTTPCache.Entry] {
         state.withLock { state in
-            state.recency.keysFromOldest.compactMap { id in
-                guard let response = state.slots[id]?.response, cacheIdentifier(response.identifier, matches: prefix)
+            state.recency.keysFromOldest.compactMap { name in
+                guard let response = state.slots[name]?.response, cacheIdentifier(response.identifier, matches: prefix)
                 else { return nil }
                 return HTTPCache.Entry(
                     response.entry, identifier: response.identifier, bodyByteCount: response.body.count)
@@ -165,24 +181,37 @@ final class MemoryCacheStore: CacheStorage {
     var byteCount: Int { state.current.bytes }
 
     /// The keys from the least to the most recently used, one per variant: for tests.
-    var keysFromOldest: [String] { state.withLock { $0.recency.keysFromOldest.map(\.key) } }
+    var keysFromOldest: [String] {
+        state.withLock { state in state.recency.keysFromOldest.compactMap { state.slots[$0]?.key } }
+    }
 }
 
 extension MemoryCacheStore.State {
-    /// Makes `id` the most recently used variant, of the store and of its key.
-    fileprivate mutating func touch(_ id: VariantID) {
-        recency.touch(id)
-        guard variants[id.key]?.last != id.variant else { return }
-        // In place: the common key has one variant, and a hit should not copy its list.
-        variants[id.key, default: []].removeAll { $0 == id.variant }
-        variants[id.key, default: []].append(id.variant)
+    /// The variant keys stored for `key`, from the least to the most recently used.
+    fileprivate func variantKeys(of key: String) -> [String] {
+        variants[key] ?? (slots[key] != nil ? [""] : [])
     }
 
-    fileprivate mutating func remove(_ id: VariantID) {
-        guard let old = slots.removeValue(forKey: id) else { return }
+    /// Makes the variant `variant` of `key` the most recently used, of the store and of its key.
+    fileprivate mutating func touch(key: String, variant: String) {
+        recency.touch(MemoryCacheStore.slotName(key: key, variant: variant))
+        guard variants[key] != nil else {
+            // A key gets a list with its first response that has `Vary`, behind the one without.
+            if !variant.isEmpty { variants[key] = slots[key] != nil ? ["", variant] : [variant] }
+            return
+        }
+        guard variants[key]?.last != variant else { return }
+        // In place: a hit should not copy the list.
+        variants[key, default: []].removeAll { $0 == variant }
+        variants[key, default: []].append(variant)
+    }
+
+    fileprivate mutating func remove(_ name: String) {
+        guard let old = slots.removeValue(forKey: name) else { return }
         bytes -= old.byteCount
-        recency.remove(id)
-        variants[id.key]?.removeAll { $0 == id.variant }
-        if variants[id.key]?.isEmpty ?? false { variants[id.key] = nil }
+        recency.remove(name)
+        variants[old.key]?.removeAll { $0 == old.variant }
+        // A key left with no response, or with its response without `Vary` alone, needs no list.
+        if let left = variants[old.key], left.isEmpty || left == [""] { variants[old.key] = nil }
     }
 }
