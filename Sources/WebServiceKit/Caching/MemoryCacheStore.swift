@@ -64,9 +64,6 @@ final class MemoryCacheStore: CacheStorage {
         var response: StoredResponse
         /// `response.byteCount`, counted once.
         var byteCount: Int
-        /// The key and the variant key it is stored under.
-        var key: String
-        var variant: String
     }
 
     fileprivate struct State {
@@ -88,6 +85,13 @@ final class MemoryCacheStore: CacheStorage {
     /// The name a variant is kept under: `key` for a response without `Vary`.
     fileprivate static func slotName(key: String, variant: String) -> String {
         variant.isEmpty ? key : key + "\u{0}" + variant
+    }
+
+    /// The key and the variant key of a ``slotName(key:variant:)``: not kept in the slots, which
+    /// would cost every response two more strings.
+    fileprivate static func parts(ofSlotName name: String) -> (key: String, variant: String) {
+        guard let separator = name.utf8.firstIndex(of: 0) else { return (name, "") }
+        return (String(name[..<separator]), String(name[name.utf8.index(after: separator)...]))
     }
 
     func response(for key: String, selectedBy selects: (CacheEntry) -> Bool) -> StoredResponse? {
@@ -127,7 +131,7 @@ final class MemoryCacheStore: CacheStorage {
             {
                 state.remove(Self.slotName(key: key, variant: oldest))
             }
-            state.slots[name] = Slot(response: response, byteCount: size, key: key, variant: variant)
+            state.slots[name] = Slot(response: response, byteCount: size)
             state.touch(key: key, variant: variant)
             state.bytes += size
             while state.bytes > byteLimit, let victim = state.recency.oldest {
@@ -182,7 +186,7 @@ final class MemoryCacheStore: CacheStorage {
 
     /// The keys from the least to the most recently used, one per variant: for tests.
     var keysFromOldest: [String] {
-        state.withLock { state in state.recency.keysFromOldest.compactMap { state.slots[$0]?.key } }
+        state.withLock { state in state.recency.keysFromOldest.map { Self.parts(ofSlotName: $0).key } }
     }
 }
 
@@ -210,8 +214,10 @@ extension MemoryCacheStore.State {
         guard let old = slots.removeValue(forKey: name) else { return }
         bytes -= old.byteCount
         recency.remove(name)
-        variants[old.key]?.removeAll { $0 == old.variant }
+        let (key, variant) = MemoryCacheStore.parts(ofSlotName: name)
+        guard variants[key] != nil else { return }
+        variants[key]?.removeAll { $0 == variant }
         // A key left with no response, or with its response without `Vary` alone, needs no list.
-        if let left = variants[old.key], left.isEmpty || left == [""] { variants[old.key] = nil }
+        if let left = variants[key], left.isEmpty || left == [""] { variants[key] = nil }
     }
 }
