@@ -37,7 +37,7 @@ extension SizeScalingItem {
         diskCachePlain,
         diskCacheEvicting,
         memoryDiskCachePlain, memoryDiskCacheEvicting, paging, memoryCache, cachedRanges, jsonRPCBatch, queryItems,
-        responseHeaders, jsonArray,
+        responseHeaders, jsonArray, varyVariantsMemory, varyVariantsDisk, cacheEntriesMemory, cacheEntriesDisk,
     ]
 
     static let serviceRoot = URL(string: "http://127.0.0.1/")!

@@ -104,7 +104,10 @@ final class DiskCacheStoreTests: XCTestCase {
         assertSame(store.response(for: key("b")), plain)
         XCTAssertNil(store.response(for: key("c")))
         XCTAssertEqual(store.byteCount, try sizeOnDisk())
-        XCTAssertEqual(entryFiles().sorted(), [key("a"), key("b")].map(DiskCacheStore.fileName(for:)).sorted())
+        // A response with `Vary` is a variant: its file name adds the hash of its secondary key.
+        XCTAssertEqual(
+            entryFiles().sorted(),
+            [key("a"), key("b")].map { DiskCacheStore.fileName(for: $0, variant: entry.variantKey) }.sorted())
         XCTAssertEqual(DiskCacheStore.fileName(for: key("a")), SHA256.hexDigest(key("a")))
     }
 

@@ -24,7 +24,8 @@ final class BackgroundRevalidations: Sendable {
 
     private let state = Locked(State())
 
-    /// Starts `revalidation` for the response stored under `key`, unless one runs for it already.
+    /// Starts `revalidation` for the stored response named `key` (its URL's key and its variant
+    /// key), unless one runs for it already.
     /// Returns whether it started.
     @discardableResult
     func start(for key: String, _ revalidation: @escaping @Sendable () async -> Void) -> Bool {
@@ -81,7 +82,8 @@ extension CacheExchange {
             let age = CacheRules.staleWhileRevalidate(request: request, entry: stored.entry, now: Date())
         else { return nil }
         let revalidation = detachedFromItsCall()
-        cache.revalidations.start(for: key) {
+        // One per stored response: per variant of the URL (RFC 9111 §4.1).
+        cache.revalidations.start(for: key + "\n" + stored.entry.variantKey) {
             // A failure was logged by the stages below and leaves the stored response as it was.
             _ = try? await revalidation.send(validators: validators)
         }

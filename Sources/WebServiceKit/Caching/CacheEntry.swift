@@ -18,12 +18,15 @@ struct CacheEntry: Sendable, Hashable {
     /// The `Cache-Control` directives of the stored response, parsed once: every decision about
     /// the entry reads them, a hit three times.
     let cacheControl: CacheControl
+    /// The lowercased field names the stored response's `Vary` lists (`*` included), read once:
+    /// selecting a variant reads them for every variant of the URL, a hit twice.
+    let varyFieldNames: [String]
     /// When the request was sent (`request_time`, §4.2.3).
     var requestTime: Date
     /// When the response was received (`response_time`, §4.2.3).
     var responseTime: Date
     /// The request fields the response's `Vary` nominates (§4.1): lowercased names to values
-    /// normalised by ``CacheRules/normalizedFieldValue(_:)``. A field the request did not have
+    /// normalised by ``CacheRules/normalizedFieldValue(named:_:)``. A field the request did not have
     /// has no key.
     var varyingRequestHeaders: [String: String]
 
@@ -37,6 +40,7 @@ struct CacheEntry: Sendable, Hashable {
         self.status = status
         self.responseHeaders = responseHeaders
         cacheControl = CacheControl(responseHeaders)
+        varyFieldNames = CacheRules.varyFieldNames(responseHeaders)
         self.requestTime = requestTime
         self.responseTime = responseTime
         self.varyingRequestHeaders = varyingRequestHeaders

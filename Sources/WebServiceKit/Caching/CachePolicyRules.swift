@@ -327,36 +327,31 @@ extension CacheRules {
         responseHeaders.listElements(for: "Vary")
     }
 
-    /// The request fields nominated by the `Vary` of `responseHeaders`, normalised, for
-    /// ``CacheEntry/varyingRequestHeaders``.
+    /// The request fields nominated by the `Vary` of `responseHeaders`, normalised by
+    /// ``normalizedFieldValue(named:_:)``, for ``CacheEntry/varyingRequestHeaders``.
     static func varyingRequestHeaders(of requestHeaders: HTTPHeaders, nominatedBy responseHeaders: HTTPHeaders)
         -> [String: String]
     {
         var nominated: [String: String] = [:]
         for name in varyFieldNames(responseHeaders) where name != "*" {
-            nominated[name] = normalizedFieldValue(requestHeaders.values(for: name))
+            nominated[name] = normalizedFieldValue(named: name, requestHeaders.values(for: name))
         }
         return nominated
     }
 
     /// Whether the request fields nominated by the entry's `Vary` match `requestHeaders` (§4.1):
-    /// equal after normalisation, or absent from both requests. `Vary: *` never matches.
+    /// equal after normalisation (``normalizedFieldValue(named:_:)``), or absent from both
+    /// requests. `Vary: *` never matches.
     static func varyMatches(_ entry: CacheEntry, _ requestHeaders: HTTPHeaders) -> Bool {
-        varyFieldNames(entry.responseHeaders).allSatisfy { name in
-            name != "*" && entry.varyingRequestHeaders[name] == normalizedFieldValue(requestHeaders.values(for: name))
+        entry.varyFieldNames.allSatisfy { name in
+            name != "*"
+                && entry.varyingRequestHeaders[name]
+                    == normalizedFieldValue(named: name, requestHeaders.values(for: name))
         }
     }
 
-    /// The values of a field's lines as one list (RFC 9110 §5.3), normalised as §4.1 allows:
-    /// elements trimmed, empty ones dropped, joined with `", "`; commas inside quoted strings are
-    /// kept. `nil` when the field is absent.
-    static func normalizedFieldValue(_ values: [String]) -> String? {
-        guard !values.isEmpty else { return nil }
-        return values.flatMap(listElements).joined(separator: ", ")
-    }
-
     /// The non-empty, trimmed elements of a list value, split at commas outside quoted strings.
-    private static func listElements(_ value: String) -> [String] {
+    static func listElements(_ value: String) -> [String] {
         var elements: [String] = []
         var current: [UInt8] = []
         var inQuotes = false

@@ -24,8 +24,10 @@ struct CacheStage: CallStage {
         let method = HTTPMethod(rawValue: request.httpMethod ?? "GET")
         let cacheRequest = CacheRequest(method: method, url: url, headers: requestHeaders, policy: policy)
         let key = CacheRules.cacheKey(for: url)
-        // A single byte range the stored response cannot answer goes to the server (RangeServing).
-        let stored = RangeServing.usable(cache.store.response(for: key), for: requestHeaders)
+        // The URL's variant selected for this request (RFC 9111 §4.1), the most recent if several;
+        // a single byte range it cannot answer goes to the server (RangeServing).
+        var selector = CacheRules.VariantSelector(cacheRequest)
+        let stored = RangeServing.usable(cache.store.response(for: key) { selector.selects($0) }, for: requestHeaders)
         let exchange = CacheExchange(
             cache: cache, outgoing: outgoing, request: cacheRequest, key: key, stored: stored, next: next)
         if let answer = exchange.answerPreconditions() { return answer }
@@ -157,7 +159,7 @@ struct CacheExchange {
                 // date; the caller, who asked no question, must not get a 304. The request is
                 // repeated as the caller wrote it, without the cache's validators, and its answer
                 // is served (and stored, when it may be).
-                cache.store.remove(key)
+                cache.store.remove(key, variant: stored.entry.variantKey)
                 let unconditional = CacheExchange(
                     cache: cache, outgoing: outgoing, request: request, key: key, stored: nil, next: next,
                     inBackground: inBackground)
@@ -167,7 +169,7 @@ struct CacheExchange {
                 with304Headers: response.headers, requestHeaders: cacheRequest.headers, requestTime: requestTime,
                 responseTime: responseTime)
             let refreshed = StoredResponse(entry: entry, body: stored.body, identifier: context.cacheIdentifier)
-            cache.store.save(refreshed, for: key)
+            cache.store.save(refreshed, for: key, replacing: stored.entry)
             var revalidated = answer
             revalidated.response = CacheStage.response(
                 from: refreshed, age: CacheRules.currentAge(of: entry, now: responseTime), url: cacheRequest.url,
@@ -185,9 +187,10 @@ struct CacheExchange {
                     with304Headers: response.headers, requestHeaders: cacheRequest.headers, requestTime: requestTime,
                     responseTime: responseTime)
                 cache.store.save(
-                    StoredResponse(entry: entry, body: stored.body, identifier: stored.identifier), for: key)
+                    StoredResponse(entry: entry, body: stored.body, identifier: stored.identifier), for: key,
+                    replacing: stored.entry)
             } else {
-                cache.store.remove(key)
+                cache.store.remove(key, variant: stored.entry.variantKey)
             }
             return answer
         }
@@ -199,8 +202,12 @@ struct CacheExchange {
                 method: cacheRequest.method, url: cacheRequest.url, requestHeaders: cacheRequest.headers,
                 status: status,
                 responseHeaders: response.headers, requestTime: requestTime, responseTime: responseTime)
+            // It supersedes the variant selected for this request, if any (RFC 9111 §4.3.3: after
+            // a validation, "none of the stored responses nominated" are suitable), also when its
+            // `Vary` makes it another variant.
             cache.store.save(
-                StoredResponse(entry: entry, body: response.body, identifier: context.cacheIdentifier), for: key)
+                StoredResponse(entry: entry, body: response.body, identifier: context.cacheIdentifier), for: key,
+                replacing: stored?.entry)
         }
         return answer
     }
@@ -218,7 +225,9 @@ struct CacheExchange {
         let entry = stored.entry.freshened(
             with304Headers: answer.response.headers, requestHeaders: request.headers, requestTime: requestTime,
             responseTime: responseTime)
-        cache.store.save(StoredResponse(entry: entry, body: stored.body, identifier: stored.identifier), for: key)
+        cache.store.save(
+            StoredResponse(entry: entry, body: stored.body, identifier: stored.identifier), for: key,
+            replacing: stored.entry)
     }
 
     private func fallback(_ failure: CacheFailure) -> TransportResponse? {

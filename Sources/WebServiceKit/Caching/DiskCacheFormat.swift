@@ -27,7 +27,9 @@ enum DiskCacheFormat {
             var value: String
         }
 
-        /// The store's key, checked on reading (the file name is only its hash).
+        /// The store's key, checked on reading (the file name is only its hash, and for a
+        /// variant that of its secondary key, ``CacheEntry/variantKey``, which the file does not
+        /// keep: it follows from ``responseHeaders`` and ``varyingRequestHeaders``).
         var key: String
         var identifier: String?
         var method: String

@@ -4,7 +4,9 @@ import Foundation
 /// evicting the least recently used responses first. The default store of apps: what it keeps
 /// survives the process.
 ///
-/// - Files are named by the SHA-256 of the key, written to a temporary file in the same directory
+/// - Files are named by the SHA-256 of the key, and for a response with `Vary` (a variant,
+///   RFC 9111 §4.1) that of its ``CacheEntry/variantKey`` after a `-`, so that a key's variants
+///   are known from the names alone. Each is written to a temporary file in the same directory
 ///   and renamed into place, so a reader sees a whole response or none. The directory is `0700`
 ///   and every file `0600`.
 /// - At creation the store lists the directory, so a new process sees what earlier ones stored;
@@ -34,6 +36,9 @@ final class DiskCacheStore: CacheStorage {
     private struct Item {
         var byteCount: Int
         var identifier: Identifier
+        /// What selecting among the key's variants reads of the file (``selector(of:)``), kept
+        /// while the key has several variants, so that a lookup reads only the chosen file.
+        var selector: CacheEntry? = nil
     }
 
     private struct State {
@@ -41,6 +46,9 @@ final class DiskCacheStore: CacheStorage {
         var items: [String: Item] = [:]
         /// The file names from the least to the most recently used.
         var recency = RecencyList<String>()
+        /// The file names of each key's variants, by the key's hash (the first 64 characters of
+        /// the names), from the least to the most recently used.
+        var variants: [String: [String]] = [:]
         var bytes = 0
         /// Names of evicted files kept for reuse, at most ``DiskCacheStore/spareLimit``.
         var spares: [String] = []
@@ -82,37 +90,83 @@ final class DiskCacheStore: CacheStorage {
 
     // MARK: CacheStorage
 
-    func response(for key: String) -> StoredResponse? {
-        let name = Self.fileName(for: key)
+    func response(for key: String, selectedBy selects: (CacheEntry) -> Bool) -> StoredResponse? {
+        let primary = SHA256.hexDigest(key)
         return state.withLock { state in
-            guard let item = state.items[name] else { return nil }
-            let filePath = path(of: name)
-            guard let file = FileManager.default.contents(atPath: filePath),
-                let response = DiskCacheFormat.decode(file, key: key)
-            else {
-                discard(name, &state)
-                return nil
+            guard let names = state.variants[primary], !names.isEmpty else { return nil }
+            let chosen: String
+            if names.count == 1 {
+                chosen = names[0]
+            } else {
+                // Several variants: what selection reads of each decides (kept in the index once
+                // read), and only the chosen file is read whole.
+                var best: (name: String, entry: CacheEntry)?
+                for name in names {
+                    let entry: CacheEntry
+                    if let known = state.items[name]?.selector {
+                        entry = known
+                    } else {
+                        guard let read = readHead(name, key: key)?.metadata.entry else {
+                            discard(name, &state)
+                            continue
+                        }
+                        entry = Self.selector(of: read)
+                        state.items[name]?.selector = entry
+                    }
+                    guard selects(entry) else { continue }
+                    if let best, !CacheRules.isMoreRecent(entry, than: best.entry) { continue }
+                    best = (name, entry)
+                }
+                guard let best else { return nil }
+                chosen = best.name
             }
-            state.recency.touch(name)
-            state.items[name] = Item(byteCount: file.count, identifier: .known(response.identifier))
-            state.bytes += file.count - item.byteCount
-            // The order of use outlives the process: the next one sorts by modification time.
-            _ = utimes(filePath, nil)
-            return response
+            return read(chosen, key: key, selectedBy: selects, &state)
         }
     }
 
+    /// The response in the file `name`, stored under `key`, when `selects` accepts it; the file
+    /// becomes the most recently used. A file that does not decode is deleted.
+    private func read(_ name: String, key: String, selectedBy selects: (CacheEntry) -> Bool, _ state: inout State)
+        -> StoredResponse?
+    {
+        guard let item = state.items[name] else { return nil }
+        let filePath = path(of: name)
+        guard let file = FileManager.default.contents(atPath: filePath),
+            let response = DiskCacheFormat.decode(file, key: key)
+        else {
+            discard(name, &state)
+            return nil
+        }
+        state.items[name]?.byteCount = file.count
+        state.items[name]?.identifier = .known(response.identifier)
+        state.bytes += file.count - item.byteCount
+        guard selects(response.entry) else { return nil }
+        touch(name, &state)
+        // The order of use outlives the process: the next one sorts by modification time.
+        _ = utimes(filePath, nil)
+        return response
+    }
+
     /// Stores `response`; one whose file would be larger than the whole limit is not kept, and
-    /// neither is one that cannot be written. Either way an older response for `key` is gone.
-    func save(_ response: StoredResponse, for key: String) {
-        let name = Self.fileName(for: key)
+    /// neither is one that cannot be written. Either way the variant it replaces is gone.
+    func save(_ response: StoredResponse, for key: String, replacing previous: CacheEntry?) {
+        let name = Self.fileName(for: key, variant: response.entry.variantKey)
+        let replaced = previous.map { Self.fileName(for: key, variant: $0.variantKey) }
         // Encoding and writing happen outside the lock; only the rename and the index need it.
         let file = DiskCacheFormat.encode(response, key: key).flatMap { $0.count <= byteLimit ? $0 : nil }
         let temporary = file.flatMap(writeTemporaryFile)
         state.withLock { state in
+            if let replaced, replaced != name { discard(replaced, &state) }
             guard let file, let temporary else {
                 discard(name, &state)
                 return
+            }
+            // The bound on variants per key: the least recently used others make room.
+            let primary = Self.primaryName(of: name)
+            while let others = state.variants[primary]?.filter({ $0 != name }),
+                others.count >= CacheRules.variantLimit, let oldest = others.first
+            {
+                discard(oldest, &state)
             }
             guard rename(temporary, path(of: name)) == 0 else {
                 unlink(temporary)
@@ -120,34 +174,85 @@ final class DiskCacheStore: CacheStorage {
                 return
             }
             state.bytes -= state.items[name]?.byteCount ?? 0
-            state.recency.touch(name)
-            state.items[name] = Item(byteCount: file.count, identifier: .known(response.identifier))
+            touch(name, &state)
+            let several = (state.variants[primary]?.count ?? 0) > 1
+            state.items[name] = Item(
+                byteCount: file.count, identifier: .known(response.identifier),
+                selector: several ? Self.selector(of: response.entry) : nil)
             state.bytes += file.count
             evict(&state)
         }
     }
 
     func remove(_ key: String) {
-        let name = Self.fileName(for: key)
+        let primary = SHA256.hexDigest(key)
+        state.withLock { state in
+            for name in state.variants[primary] ?? [] { discard(name, &state) }
+        }
+    }
+
+    func remove(_ key: String, variant: String) {
+        let name = Self.fileName(for: key, variant: variant)
         state.withLock { discard(name, &$0) }
     }
 
     func removeResponses(identifiedBy prefix: String) {
         state.withLock { state in
-            for (name, item) in state.items {
-                let identifier: String?
-                switch item.identifier {
-                case .known(let known): identifier = known
-                case .unread:
-                    guard let metadata = readMetadata(name) else {
-                        discard(name, &state)
-                        continue
-                    }
-                    identifier = metadata.identifier
-                    state.items[name]?.identifier = .known(identifier)
-                }
+            for name in Array(state.items.keys) {
+                guard case .some(let identifier) = identifier(of: name, &state) else { continue }
                 if identifier?.hasPrefix(prefix) ?? false { discard(name, &state) }
             }
+        }
+    }
+
+    /// From the least to the most recently used, as the files' order of use was when the call
+    /// began. The heads of the files are read outside the lock, so that listing thousands of files
+    /// does not hold up the calls. A file replaced meanwhile is read whole, old or new (files are
+    /// renamed into place); one that cannot be read is left out, and deleted by its next read.
+    func entries(identifiedBy prefix: String?) -> [HTTPCache.Entry] {
+        let names = state.withLock { $0.recency.keysFromOldest }
+        var entries: [HTTPCache.Entry] = []
+        var identifiers: [(name: String, identifier: String?)] = []
+        for name in names {
+            guard let (header, metadata) = readHead(name, key: nil), let entry = metadata.entry else { continue }
+            identifiers.append((name, metadata.identifier))
+            guard cacheIdentifier(metadata.identifier, matches: prefix) else { continue }
+            entries.append(HTTPCache.Entry(entry, identifier: metadata.identifier, bodyByteCount: header.bodyByteCount))
+        }
+        state.withLock { state in
+            // Only files untouched since the store opened: any other has its identifier known.
+            for (name, identifier) in identifiers {
+                if case .unread = state.items[name]?.identifier { state.items[name]?.identifier = .known(identifier) }
+            }
+        }
+        return entries
+    }
+
+    func entryCount(identifiedBy prefix: String?) -> Int {
+        state.withLock { state in
+            guard let prefix else { return state.items.count }
+            var count = 0
+            for name in Array(state.items.keys) {
+                guard case .some(let identifier) = identifier(of: name, &state) else { continue }
+                if identifier?.hasPrefix(prefix) ?? false { count += 1 }
+            }
+            return count
+        }
+    }
+
+    /// The identifier of the file `name`, read from its metadata the first time; `.none` when
+    /// the file is unreadable (it is then deleted), `.some(nil)` when it has no identifier.
+    private func identifier(of name: String, _ state: inout State) -> String?? {
+        switch state.items[name]?.identifier {
+        case .known(let known): return .some(known)
+        case .unread:
+            guard let metadata = readHead(name, key: nil)?.metadata else {
+                discard(name, &state)
+                return .none
+            }
+            state.items[name]?.identifier = .known(metadata.identifier)
+            return .some(metadata.identifier)
+        case nil: return .none
         }
     }
 
@@ -173,16 +278,39 @@ final class DiskCacheStore: CacheStorage {
 
     // MARK: Files
 
-    /// The name of the file for `key`: its SHA-256, in hexadecimal.
-    static func fileName(for key: String) -> String { SHA256.hexDigest(key) }
+    /// The name of the file for the variant `variant` (a ``CacheEntry/variantKey``) of `key`:
+    /// the SHA-256 of the key in hexadecimal, and for a response with `Vary` a `-` and that of
+    /// the variant key.
+    static func fileName(for key: String, variant: String) -> String {
+        let primary = SHA256.hexDigest(key)
+        return variant.isEmpty ? primary : primary + "-" + SHA256.hexDigest(variant)
+    }
 
-    /// The path of the file for `key`.
-    func path(for key: String) -> String { path(of: Self.fileName(for: key)) }
+    /// The name of the file for a response without `Vary` stored for `key`: the SHA-256 of the
+    /// key, in hexadecimal.
+    static func fileName(for key: String) -> String { fileName(for: key, variant: "") }
+
+    /// The hash of the key a file name is for: its first 64 characters.
+    private static func primaryName(of name: String) -> String { String(name.prefix(64)) }
+
+    /// The path of the file for the variant `variant` of `key`.
+    func path(for key: String, variant: String = "") -> String {
+        path(of: Self.fileName(for: key, variant: variant))
+    }
 
     private func path(of name: String) -> String { directoryPath + "/" + name }
 
+    /// 64 lowercase hexadecimal digits, and for a variant with `Vary` a `-` and 64 more.
     private static func isEntryName(_ name: String) -> Bool {
-        name.utf8.count == 64 && name.utf8.allSatisfy { (48...57).contains($0) || (97...102).contains($0) }
+        let bytes = Array(name.utf8)
+        func isHex(_ part: ArraySlice<UInt8>) -> Bool {
+            part.allSatisfy { (48...57).contains($0) || (97...102).contains($0) }
+        }
+        switch bytes.count {
+        case 64: return isHex(bytes[...])
+        case 129: return isHex(bytes[..<64]) && bytes[64] == UInt8(ascii: "-") && isHex(bytes[65...])
+        default: return false
+        }
     }
 
     private static let temporaryPrefix = ".wskc-"
@@ -225,6 +353,7 @@ final class DiskCacheStore: CacheStorage {
         var state = State()
         for file in found.sorted(by: { ($0.modified, $0.name) < ($1.modified, $1.name) }) {
             state.recency.touch(file.name)
+            state.variants[primaryName(of: file.name), default: []].append(file.name)
             state.items[file.name] = Item(byteCount: file.size, identifier: .unread)
             state.bytes += file.size
         }
@@ -296,24 +425,64 @@ final class DiskCacheStore: CacheStorage {
         return written
     }
 
-    /// The metadata of the file `name`, read without its body, or `nil` when it is unreadable.
-    private func readMetadata(_ name: String) -> DiskCacheFormat.Metadata? {
+    /// The header and metadata of the file `name`, read without its body, or `nil` when it is
+    /// unreadable, or not stored under `key` (when given).
+    private func readHead(_ name: String, key: String?) -> (
+        header: DiskCacheFormat.Header, metadata: DiskCacheFormat.Metadata
+    )? {
         guard let handle = FileHandle(forReadingAtPath: path(of: name)) else { return nil }
         defer { try? handle.close() }
         guard let head = try? handle.read(upToCount: DiskCacheFormat.headerByteCount),
             let header = DiskCacheFormat.header(of: head),
-            let metadata = try? handle.read(upToCount: header.metadataByteCount)
+            let metadata = try? handle.read(upToCount: header.metadataByteCount),
+            let decoded = DiskCacheFormat.metadata(in: head + metadata, header: header, key: key)
         else { return nil }
-        return DiskCacheFormat.metadata(in: head + metadata, header: header, key: nil)
+        return (header, decoded)
     }
 
     // MARK: Index
 
+    /// Makes the file `name` the most recently used, of the store and of its key's variants.
+    private func touch(_ name: String, _ state: inout State) {
+        state.recency.touch(name)
+        let primary = Self.primaryName(of: name)
+        guard state.variants[primary]?.last != name else { return }
+        state.variants[primary, default: []].removeAll { $0 == name }
+        state.variants[primary, default: []].append(name)
+    }
+
+    /// Forgets the file `name`: its size, its place in the order of use and among its key's
+    /// variants. A variant left alone needs no selector any more.
+    private func forget(_ name: String, _ state: inout State) {
+        if let item = state.items.removeValue(forKey: name) { state.bytes -= item.byteCount }
+        state.recency.remove(name)
+        let primary = Self.primaryName(of: name)
+        state.variants[primary]?.removeAll { $0 == name }
+        switch state.variants[primary]?.count {
+        case 0: state.variants[primary] = nil
+        case 1: if let last = state.variants[primary]?.first { state.items[last]?.selector = nil }
+        default: break
+        }
+    }
+
+    /// What selecting a variant reads of `entry` (``CacheRules/VariantSelector``,
+    /// ``CacheRules/isMoreRecent(_:than:)``): its method, URL, times, varying request fields and
+    /// its `Vary` and `Date` fields, without the other fields, to keep the index small.
+    private static func selector(of entry: CacheEntry) -> CacheEntry {
+        let kept = entry.responseHeaders.fields.filter { field in
+            field.name.caseInsensitiveCompare("Vary") == .orderedSame
+                || field.name.caseInsensitiveCompare("Date") == .orderedSame
+        }
+        return CacheEntry(
+            method: entry.method, url: entry.url, status: entry.status, responseHeaders: HTTPHeaders(kept),
+            requestTime: entry.requestTime, responseTime: entry.responseTime,
+            varyingRequestHeaders: entry.varyingRequestHeaders)
+    }
+
     /// Deletes the file `name` and forgets it.
     private func discard(_ name: String, _ state: inout State) {
         unlink(path(of: name))
-        if let item = state.items.removeValue(forKey: name) { state.bytes -= item.byteCount }
-        state.recency.remove(name)
+        forget(name, &state)
     }
 
     /// Removes the least recently used files until the rest fit the limit: the oldest of the
@@ -339,7 +508,6 @@ final class DiskCacheStore: CacheStorage {
     private func retire(_ name: String, _ state: inout State) {
         let spare = Self.sparePrefix + UUID().uuidString
         if rename(path(of: name), path(of: spare)) == 0 { state.spares.append(spare) }
-        if let item = state.items.removeValue(forKey: name) { state.bytes -= item.byteCount }
-        state.recency.remove(name)
+        forget(name, &state)
     }
 }

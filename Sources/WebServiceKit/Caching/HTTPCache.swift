@@ -10,6 +10,10 @@ import Foundation
 ///
 /// What a call does with it is its descriptor's ``CachePolicy``. Only complete responses are
 /// stored; a body cut short by a transport failure never is.
+///
+/// A URL whose responses vary by request fields (`Vary: Accept-Language`, RFC 9111 §4.1) keeps
+/// one response per combination of those fields, up to 8, and each request gets the one stored
+/// for fields like its own. ``entries(identifiedBy:)`` lists what is stored.
 public final class HTTPCache: Sendable {
     let store: any CacheStorage
     /// The revalidations running in the background (`stale-while-revalidate`).
@@ -43,8 +47,28 @@ public final class HTTPCache: Sendable {
     /// (ROAD's targeted invalidation; see ``CallFields/cacheIdentifier``).
     public func removeResponses(identifiedBy prefix: String) { store.removeResponses(identifiedBy: prefix) }
 
-    /// Forgets the stored response for `url`.
+    /// Forgets every response stored for `url`: all its variants, when its responses vary by
+    /// request fields (`Vary`, RFC 9111 §4.1).
     public func removeResponse(for url: URL) { store.remove(CacheRules.cacheKey(for: url)) }
+
+    /// The responses the cache holds, from the least to the most recently used (the order in
+    /// which it would evict them); with `prefix`, only those stored by calls whose cache
+    /// identifier starts with it (the responses ``removeResponses(identifiedBy:)`` would remove;
+    /// ``CallFields/cacheIdentifier``). Listing does not count as a use.
+    ///
+    /// ```swift
+    /// let profiles = cache.entries(identifiedBy: "user-42/")
+    /// let bytes = profiles.reduce(0) { $0 + $1.bodyByteCount }
+    /// ```
+    ///
+    /// Each variant of a URL (`Vary`) is an entry of its own. A disk cache reads the head of
+    /// every file it lists (not the bodies): a management call, not one for every request.
+    public func entries(identifiedBy prefix: String? = nil) -> [Entry] { store.entries(identifiedBy: prefix) }
+
+    /// How many responses ``entries(identifiedBy:)`` would list. Without `prefix` it is counted
+    /// without reading anything; with one, a disk cache reads the identifiers it does not know
+    /// yet once.
+    public func entryCount(identifiedBy prefix: String? = nil) -> Int { store.entryCount(identifiedBy: prefix) }
 
     /// Bytes held now.
     public var byteCount: Int { store.byteCount }
