@@ -238,4 +238,25 @@ final class CacheVariantStageTests: XCTestCase {
         XCTAssertEqual(printed, ["https://api.example.com/doc 200 user-1/doc 13"])
         XCTAssertEqual([stored, all], [1, 1])
     }
+
+    /// Docs/MigratingFromROAD.md, "Listing or counting entries by cache identifier", as written.
+    func testTheMigrationGuideListingExample() async throws {
+        let stubs = StubTransport()
+        stubs.stub(where: doc("en"), with: page("hello"))
+        let client = client(stubs, cache: HTTPCache())
+        _ = try await client.response(for: get("en", cacheIdentifier: "user-1/doc"))
+        _ = try await client.response(for: get("en", cacheIdentifier: "user-2/doc"))  // served, not stored again
+
+        var printed: [String] = []
+        let mine = client.cache?.entries(identifiedBy: "user-1/") ?? []
+        for entry in mine {
+            printed.append("\(entry.url) \(entry.statusCode) \(entry.bodyByteCount)")
+            XCTAssertLessThanOrEqual(entry.storedDate, Date())
+        }
+        let count = client.cache?.entryCount(identifiedBy: "user-1/") ?? 0
+        XCTAssertEqual(printed, ["https://api.example.com/doc 200 5"])
+        XCTAssertEqual(count, 1)
+        XCTAssertEqual(client.cache?.entryCount(identifiedBy: "user-2/"), 0)
+        XCTAssertEqual(mine.first?.varyingRequestFields, ["accept-language": "en"])
+    }
 }
