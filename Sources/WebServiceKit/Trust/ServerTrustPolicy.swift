@@ -83,9 +83,12 @@ public struct ServerTrustPolicy: Sendable, Hashable {
         return copy
     }
 
-    /// The policy that applies to `host`: its own, or this one.
+    /// The policy that applies to `host`: its own, or this one without the other hosts'.
     public func policy(forHost host: String) -> ServerTrustPolicy {
-        hostPolicies[host.lowercased()] ?? self
+        if let own = hostPolicies[host.lowercased()] { return own }
+        var general = self
+        general.hostPolicies = [:]
+        return general
     }
 
     /// Whether this policy (for every host) is the system's trust and nothing more.
