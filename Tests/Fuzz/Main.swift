@@ -25,6 +25,7 @@ let fuzzTargets: [(name: String, run: @Sendable ([UInt8]) -> Void)] = [
     ("json-scan", JSONScanTarget.run),
     ("redaction", RedactionTarget.run),
     ("response-intake", ResponseIntakeTarget.run),
+    ("certificate", CertificateTarget.run),
 ]
 
 /// The target `WEBSERVICEKIT_FUZZ_TARGET` names; `nil` when it names none.

@@ -469,18 +469,17 @@ private final class TaskRouter: NSObject, URLSessionDataDelegate, URLSessionDown
             if challenge.protectionSpace.authenticationMethod == NSURLAuthenticationMethodServerTrust,
                 !serverTrust.isSystem
             {
-                let failure: String?
+                var failure = "the server-trust challenge carried no trust to evaluate"
                 if let trust = challenge.protectionSpace.serverTrust {
-                    failure = serverTrust.failure(evaluating: trust, host: challenge.protectionSpace.host)
-                } else {
-                    failure = "the server-trust challenge carried no trust to evaluate"
+                    guard let refused = serverTrust.failure(evaluating: trust, host: challenge.protectionSpace.host)
+                    else {
+                        completionHandler(.useCredential, URLCredential(trust: trust))
+                        return
+                    }
+                    failure = refused
                 }
-                if let failure {
-                    exchange(for: task)?.noteServerTrustFailure(URLError(.serverCertificateUntrusted, reason: failure))
-                    completionHandler(.cancelAuthenticationChallenge, nil)
-                } else if let trust = challenge.protectionSpace.serverTrust {
-                    completionHandler(.useCredential, URLCredential(trust: trust))
-                }
+                exchange(for: task)?.noteServerTrustFailure(URLError(.serverCertificateUntrusted, reason: failure))
+                completionHandler(.cancelAuthenticationChallenge, nil)
                 return
             }
         #endif

@@ -24,7 +24,7 @@
             }
             var error: CFError?
             guard SecTrustEvaluateWithError(trust, &error) else {
-                return error.map { CFErrorCopyDescription($0) as String } ?? "the certificate chain is not trusted"
+                return error.map { ($0 as any Error).localizedDescription } ?? "the certificate chain is not trusted"
             }
             let accepted = applied.acceptedPins
             guard !accepted.isEmpty else { return nil }
