@@ -469,7 +469,8 @@ private final class TaskRouter: NSObject, URLSessionDataDelegate, URLSessionDown
             if challenge.protectionSpace.authenticationMethod == NSURLAuthenticationMethodServerTrust,
                 !serverTrust.isSystem
             {
-                var failure = "the server-trust challenge carried no trust to evaluate"
+                var failure = URLError(
+                    .serverCertificateUntrusted, reason: "the challenge carried no trust to evaluate")
                 if let trust = challenge.protectionSpace.serverTrust {
                     guard let refused = serverTrust.failure(evaluating: trust, host: challenge.protectionSpace.host)
                     else {
@@ -478,7 +479,7 @@ private final class TaskRouter: NSObject, URLSessionDataDelegate, URLSessionDown
                     }
                     failure = refused
                 }
-                exchange(for: task)?.noteServerTrustFailure(URLError(.serverCertificateUntrusted, reason: failure))
+                exchange(for: task)?.noteServerTrustFailure(failure)
                 completionHandler(.cancelAuthenticationChallenge, nil)
                 return
             }

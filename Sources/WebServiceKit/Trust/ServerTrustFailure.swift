@@ -61,7 +61,7 @@ enum ServerTrustFailure {
     static func isCertificateFailure(_ code: URLError.Code) -> Bool {
         [
             .serverCertificateUntrusted, .serverCertificateHasBadDate, .serverCertificateHasUnknownRoot,
-            .serverCertificateNotYetValid, .clientCertificateRejected, .clientCertificateRequired,
+            .serverCertificateNotYetValid,
         ].contains(code)
     }
 }
