@@ -98,6 +98,14 @@ final class ServerTrustTests: XCTestCase {
         }
     }
 
+    /// RFC 7468 §3: CRLF line ends and whitespace between base64 lines read as LF text does.
+    func testPEMWithCRLFAndIndentation() throws {
+        let crlf = Self.ecPEM.replacingOccurrences(of: "\n", with: "\r\n")
+        XCTAssertEqual(try X509Certificate(pem: crlf), try X509Certificate(pem: Self.ecPEM))
+        let indented = Self.ecPEM.split(separator: "\n").map { "  " + $0 + " \t" }.joined(separator: "\n")
+        XCTAssertEqual(try X509Certificate(pem: indented), try X509Certificate(pem: Self.ecPEM))
+    }
+
     func testMalformedCertificatesAreTypedErrors() throws {
         let der = [UInt8](try XCTUnwrap(Data(base64Encoded: Self.ecDER)))
         // Every truncation, and every single-byte change of the header bytes, is refused without a trap.
