@@ -233,10 +233,17 @@ start_tls_nginx() {
     dir="$SERVER_LOG_DIR/tls"
     mkdir -p "$dir"
     make_tls_certificates "$dir"
-    good=$(free_port)
-    self_signed=$(free_port)
-    expired=$(free_port)
-    wrong_host=$(free_port)
+    # Four different ports (free_port may hand out a port twice when asked in a row).
+    local ports=()
+    while [ "${#ports[@]}" -lt 4 ]; do
+        local port
+        port=$(free_port)
+        [[ " ${ports[*]} " == *" $port "* ]] || ports+=("$port")
+    done
+    good=${ports[0]}
+    self_signed=${ports[1]}
+    expired=${ports[2]}
+    wrong_host=${ports[3]}
     sed -e "s|@DIR@|$dir|g" -e "s|@LOG@|$SERVER_LOG_DIR/tls-nginx.log|g" -e "s|@GOOD_PORT@|$good|g" \
         -e "s|@SELF_SIGNED_PORT@|$self_signed|g" -e "s|@EXPIRED_PORT@|$expired|g" \
         -e "s|@WRONG_HOST_PORT@|$wrong_host|g" "$REPO_ROOT/Tests/Servers/tls_nginx.conf.template" >"$dir/nginx.conf"
@@ -254,7 +261,7 @@ start_tls_nginx() {
     for _ in $(seq 1 150); do
         if python3 -c "import ssl,sys,urllib.request; urllib.request.urlopen(sys.argv[1], timeout=1, context=ssl.create_default_context(cafile=sys.argv[2]))" \
             "${WEBSERVICEKIT_TLS_URL}ok" "$dir/ca.pem" >/dev/null 2>&1; then
-            log "tls nginx at $WEBSERVICEKIT_TLS_URL (self-signed, expired and wrong-host on the next ports)"
+            log "tls nginx at $WEBSERVICEKIT_TLS_URL (with its self-signed, expired and wrong-host peers)"
             return 0
         fi
         sleep 0.2
