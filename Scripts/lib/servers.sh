@@ -164,6 +164,113 @@ start_php_multipart() {
         php -n -d file_uploads=1 -S "127.0.0.1:@PORT@" "$REPO_ROOT/Tests/Servers/multipart_names.php"
 }
 
+# Makes the server-trust tests' certificates in directory $1 with the openssl command line: a
+# private CA; a leaf it signed for 127.0.0.1 and localhost; a self-signed leaf; an expired leaf
+# the CA signed (valid for one day in 2020); a leaf the CA signed for wrong.example only. Each
+# leaf's PEM chain (leaf, then CA) is NAME-chain.pem. Every key is P-256.
+make_tls_certificates() {
+    local dir=$1
+    mkdir -p "$dir/ca-db"
+    : >"$dir/ca-db/index.txt"
+    echo 1000 >"$dir/ca-db/serial"
+    openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -keyout "$dir/ca.key" \
+        -out "$dir/ca.pem" -days 30 -subj "/CN=WebServiceKit Test CA" \
+        -addext "basicConstraints=critical,CA:TRUE" -addext "keyUsage=critical,keyCertSign,cRLSign" 2>/dev/null
+    openssl x509 -in "$dir/ca.pem" -outform der -out "$dir/ca.der"
+    cat >"$dir/ca.cnf" <<EOF
+[ca]
+default_ca = test_ca
+[test_ca]
+database = $dir/ca-db/index.txt
+serial = $dir/ca-db/serial
+new_certs_dir = $dir/ca-db
+certificate = $dir/ca.pem
+private_key = $dir/ca.key
+default_md = sha256
+policy = anything
+unique_subject = no
+copy_extensions = copy
+[anything]
+commonName = supplied
+EOF
+    local name san
+    for name in leaf expired wrong-host; do
+        case $name in
+            wrong-host) san="DNS:wrong.example" ;;
+            *) san="IP:127.0.0.1,DNS:localhost" ;;
+        esac
+        openssl req -new -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -keyout "$dir/$name.key" \
+            -out "$dir/$name.csr" -subj "/CN=$name" -addext "subjectAltName=$san" \
+            -addext "extendedKeyUsage=serverAuth" 2>/dev/null
+        local dates=(-days 30)
+        [ "$name" = expired ] && dates=(-startdate 20200101000000Z -enddate 20200102000000Z)
+        openssl ca -batch -config "$dir/ca.cnf" -notext "${dates[@]}" -in "$dir/$name.csr" \
+            -out "$dir/$name.pem" 2>/dev/null
+        cat "$dir/$name.pem" "$dir/ca.pem" >"$dir/$name-chain.pem"
+    done
+    openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -keyout "$dir/self-signed.key" \
+        -out "$dir/self-signed.pem" -days 30 -subj "/CN=self-signed" \
+        -addext "subjectAltName=IP:127.0.0.1,DNS:localhost" 2>/dev/null
+}
+
+# The base64 SHA-256 of certificate file $1's SubjectPublicKeyInfo (DER), as openssl computes it:
+# the value a pin names.
+spki_sha256() {
+    openssl x509 -in "$1" -noout -pubkey | openssl pkey -pubin -outform der | openssl dgst -sha256 -binary |
+        openssl base64 -A
+}
+
+# Starts nginx serving TLS on four free ports of 127.0.0.1 with the certificates
+# make_tls_certificates makes (Tests/Servers/tls_nginx.conf.template), and exports
+# WEBSERVICEKIT_TLS_URL (the CA-signed leaf), WEBSERVICEKIT_TLS_SELF_SIGNED_URL,
+# WEBSERVICEKIT_TLS_EXPIRED_URL, WEBSERVICEKIT_TLS_WRONG_HOST_URL (each https://127.0.0.1:PORT/),
+# WEBSERVICEKIT_TLS_DIR (the certificates: ca.pem, ca.der, leaf.pem, self-signed.pem…) and
+# WEBSERVICEKIT_TLS_LEAF_SPKI_SHA256, WEBSERVICEKIT_TLS_CA_SPKI_SHA256 (openssl's pins).
+start_tls_nginx() {
+    local nginx dir good self_signed expired wrong_host
+    nginx=$(command -v nginx || echo /usr/sbin/nginx)
+    mkdir -p "$SERVER_LOG_DIR"
+    dir="$SERVER_LOG_DIR/tls"
+    mkdir -p "$dir"
+    make_tls_certificates "$dir"
+    # Four different ports (free_port may hand out a port twice when asked in a row).
+    local ports=()
+    while [ "${#ports[@]}" -lt 4 ]; do
+        local port
+        port=$(free_port)
+        [[ " ${ports[*]} " == *" $port "* ]] || ports+=("$port")
+    done
+    good=${ports[0]}
+    self_signed=${ports[1]}
+    expired=${ports[2]}
+    wrong_host=${ports[3]}
+    sed -e "s|@DIR@|$dir|g" -e "s|@LOG@|$SERVER_LOG_DIR/tls-nginx.log|g" -e "s|@GOOD_PORT@|$good|g" \
+        -e "s|@SELF_SIGNED_PORT@|$self_signed|g" -e "s|@EXPIRED_PORT@|$expired|g" \
+        -e "s|@WRONG_HOST_PORT@|$wrong_host|g" "$REPO_ROOT/Tests/Servers/tls_nginx.conf.template" >"$dir/nginx.conf"
+    "$nginx" -e "$SERVER_LOG_DIR/tls-nginx.log" -p "$dir" -c "$dir/nginx.conf" >>"$SERVER_LOG_DIR/tls-nginx.log" 2>&1 &
+    SERVER_PIDS+=($!)
+    export WEBSERVICEKIT_TLS_URL="https://127.0.0.1:$good/"
+    export WEBSERVICEKIT_TLS_SELF_SIGNED_URL="https://127.0.0.1:$self_signed/"
+    export WEBSERVICEKIT_TLS_EXPIRED_URL="https://127.0.0.1:$expired/"
+    export WEBSERVICEKIT_TLS_WRONG_HOST_URL="https://127.0.0.1:$wrong_host/"
+    export WEBSERVICEKIT_TLS_DIR="$dir"
+    WEBSERVICEKIT_TLS_LEAF_SPKI_SHA256=$(spki_sha256 "$dir/leaf.pem")
+    WEBSERVICEKIT_TLS_CA_SPKI_SHA256=$(spki_sha256 "$dir/ca.pem")
+    export WEBSERVICEKIT_TLS_LEAF_SPKI_SHA256 WEBSERVICEKIT_TLS_CA_SPKI_SHA256
+    local _
+    for _ in $(seq 1 150); do
+        if python3 -c "import ssl,sys,urllib.request; urllib.request.urlopen(sys.argv[1], timeout=1, context=ssl.create_default_context(cafile=sys.argv[2]))" \
+            "${WEBSERVICEKIT_TLS_URL}ok" "$dir/ca.pem" >/dev/null 2>&1; then
+            log "tls nginx at $WEBSERVICEKIT_TLS_URL (with its self-signed, expired and wrong-host peers)"
+            return 0
+        fi
+        sleep 0.2
+    done
+    log "tls nginx did not start; its log:"
+    cat "$SERVER_LOG_DIR/tls-nginx.log" >&2 || true
+    return 1
+}
+
 stop_servers() {
     for pid in "${SERVER_PIDS[@]}"; do
         kill "$pid" 2>/dev/null || true

@@ -26,6 +26,7 @@ let fuzzTargets: [(name: String, run: @Sendable ([UInt8]) -> Void)] = [
     ("redaction", RedactionTarget.run),
     ("response-intake", ResponseIntakeTarget.run),
     ("byte-range", ByteRangeTarget.run),
+    ("certificate", CertificateTarget.run),
 ]
 
 /// The target `WEBSERVICEKIT_FUZZ_TARGET` names; `nil` when it names none.

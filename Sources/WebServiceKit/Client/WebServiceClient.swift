@@ -93,6 +93,28 @@ public final class WebServiceClient: Sendable {
         self.callbackQueue.setSpecific(key: callbackQueueKey, value: true)
     }
 
+    /// Creates a client whose default transport trusts servers as `serverTrust` says: the
+    /// system's trust, certificate authorities of your own, or public-key pins (Docs/Trust.md).
+    ///
+    /// ```swift
+    /// let ca = try X509Certificate(pem: String(contentsOf: caFile, encoding: .utf8))
+    /// let client = try WebServiceClient(serviceRoot: root, serverTrust: .additionalCertificateAuthorities([ca]))
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - serviceRoot: The base URL; relative paths are appended to it.
+    ///   - serverTrust: The policy of the client's ``RoutingTransport``.
+    ///   - callbackQueue: Where callbacks run; defaults to a serial queue of the client's own.
+    /// - Throws: ``ServerTrustError/unenforceable(_:)`` when this platform cannot enforce the
+    ///   policy (on Linux, anything but ``ServerTrustPolicy/system``): the client is not made
+    ///   rather than ignore a pin.
+    public convenience init(
+        serviceRoot: URL, serverTrust: ServerTrustPolicy, callbackQueue: DispatchQueue? = nil
+    ) throws(ServerTrustError) {
+        let transport = try RoutingTransport(serverTrust: serverTrust)
+        self.init(serviceRoot: serviceRoot, transport: transport, callbackQueue: callbackQueue)
+    }
+
     /// Header fields sent with every call; a call's own field of the same name wins.
     public var sharedHeaders: [String: String] {
         get { settings.current.sharedHeaders }

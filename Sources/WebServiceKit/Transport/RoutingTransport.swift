@@ -60,6 +60,25 @@ public final class RoutingTransport: WebServiceTransport {
         self.init(session: peers.session, http1: peers.http1, configuration: peers.configuration)
     }
 
+    /// Creates a transport like ``init(configuration:usesDirectHTTP1:connectionLimits:)`` whose
+    /// `https` requests trust servers as `serverTrust` says. (The HTTP/1.1 peer carries plain
+    /// `http` only: it makes no TLS connection.)
+    ///
+    /// - Throws: ``ServerTrustError/unenforceable(_:)`` when this platform's `URLSession` cannot
+    ///   enforce the policy (on Linux, anything but ``ServerTrustPolicy/system``).
+    public convenience init(
+        configuration: URLSessionConfiguration = .default,
+        usesDirectHTTP1: Bool = RoutingTransport.usesDirectHTTP1ByDefault,
+        connectionLimits: HTTP1Transport.ConnectionLimits = HTTP1Transport.ConnectionLimits(),
+        serverTrust: ServerTrustPolicy
+    ) throws(ServerTrustError) {
+        try serverTrust.checkEnforceable()
+        let peers = Self.peers(
+            for: configuration, usesDirectHTTP1: usesDirectHTTP1, connectionLimits: connectionLimits,
+            serverTrust: serverTrust)
+        self.init(session: peers.session, http1: peers.http1, configuration: peers.configuration)
+    }
+
     /// A transport over `session` and `http1` that honours the proxy settings of `configuration`
     /// and `proxyEnvironment`.
     init(
@@ -76,10 +95,11 @@ public final class RoutingTransport: WebServiceTransport {
     /// made from (a copy; the caller's is left as it was).
     static func peers(
         for configuration: URLSessionConfiguration, usesDirectHTTP1: Bool,
-        connectionLimits: HTTP1Transport.ConnectionLimits = HTTP1Transport.ConnectionLimits()
+        connectionLimits: HTTP1Transport.ConnectionLimits = HTTP1Transport.ConnectionLimits(),
+        serverTrust: ServerTrustPolicy = .system
     ) -> (session: URLSessionTransport, http1: HTTP1Transport?, configuration: URLSessionConfiguration) {
         let (configuration, cookies) = URLSessionTransport.prepared(configuration)
-        let session = URLSessionTransport(prepared: configuration, cookies: cookies)
+        let session = URLSessionTransport(prepared: configuration, cookies: cookies, serverTrust: serverTrust)
         let http1 =
             usesDirectHTTP1
             ? HTTP1Transport(

@@ -18,13 +18,15 @@ struct TransportStage: CallStage {
 }
 
 extension WebServiceError {
-    /// Maps what a transport throws: cancellation stays cancellation, `URLError` is kept.
+    /// Maps what a transport throws: cancellation stays cancellation, `URLError` is kept, and a
+    /// certificate failure Foundation reported as `.unknown` (on Linux) gets its own code
+    /// (``ServerTrustFailure``), here and nowhere else.
     init(transportError error: any Error) {
         switch error {
         case let error as WebServiceError: self = error
         case is CancellationError: self = .cancelled(reason: nil)
         case let error as URLError where error.code == .cancelled: self = .cancelled(reason: nil)
-        case let error as URLError: self = .transport(error)
+        case let error as URLError: self = .transport(ServerTrustFailure.refined(error))
         default:
             self = .transport(URLError(.unknown, userInfo: [NSLocalizedDescriptionKey: "\(error)"]))
         }

@@ -79,10 +79,25 @@ public final class URLSessionTransport: WebServiceTransport {
         self.routing = routing
     }
 
-    /// A transport over a session made from `configuration` (``prepared(_:)``), with `cookies`.
-    init(prepared configuration: URLSessionConfiguration, cookies: CookieJar?) {
+    /// Creates a transport like ``init(sessionConfiguration:)`` whose session trusts servers as
+    /// `serverTrust` says (on Apple platforms, in the session's server-trust challenge).
+    ///
+    /// - Throws: ``ServerTrustError/unenforceable(_:)`` when this platform's `URLSession` cannot
+    ///   enforce the policy (on Linux, anything but ``ServerTrustPolicy/system``).
+    public convenience init(
+        sessionConfiguration configuration: URLSessionConfiguration, serverTrust: ServerTrustPolicy
+    ) throws(ServerTrustError) {
+        try serverTrust.checkEnforceable()
+        let (configuration, cookies) = Self.prepared(configuration)
+        self.init(prepared: configuration, cookies: cookies, serverTrust: serverTrust)
+    }
+
+    /// A transport over a session made from `configuration` (``prepared(_:)``), with `cookies`,
+    /// trusting servers as `serverTrust` says (checked as enforceable by the caller).
+    init(prepared configuration: URLSessionConfiguration, cookies: CookieJar?, serverTrust: ServerTrustPolicy = .system)
+    {
         self.cookies = cookies
-        router = TaskRouter()
+        router = TaskRouter(serverTrust: serverTrust)
         session = URLSession(configuration: configuration, delegate: router, delegateQueue: nil)
         routing = nil
     }
@@ -291,6 +306,12 @@ private final class TaskExchange: @unchecked Sendable {  // every field is guard
         }
     }
 
+    /// The server's certificate failed the transport's ``ServerTrustPolicy``: the challenge is
+    /// cancelled, and this (not the cancellation) is the task's error.
+    func noteServerTrustFailure(_ error: URLError) {
+        lock.withLock { sinkFailure = sinkFailure ?? .transport(error) }
+    }
+
     /// The session was told not to answer an HTTP authentication challenge: the client's own
     /// provider does that from the 401 response.
     func noteRejectedChallenge() { lock.withLock { rejectedChallenge = true } }
@@ -402,6 +423,11 @@ private final class TaskRouter: NSObject, URLSessionDataDelegate, URLSessionDown
     // `exchanges` is guarded by `lock`.
     private let lock = NSLock()
     private var exchanges: [Int: (exchange: TaskExchange, context: TransportContext)] = [:]
+    /// The trust the transport was made with; ``ServerTrustPolicy/system`` leaves server-trust
+    /// challenges to the system.
+    private let serverTrust: ServerTrustPolicy
+
+    init(serverTrust: ServerTrustPolicy) { self.serverTrust = serverTrust }
 
     func register(_ exchange: TaskExchange, for task: URLSessionTask, context: TransportContext) {
         lock.withLock { exchanges[task.taskIdentifier] = (exchange, context) }
@@ -432,12 +458,32 @@ private final class TaskRouter: NSObject, URLSessionDataDelegate, URLSessionDown
     }
 
     /// HTTP authentication is the client's job (its ``AuthenticationProvider``), never the
-    /// session's: reject those challenges so the 401 comes back. Server trust and client
-    /// certificates keep the system's default handling: certificates are always validated.
+    /// session's: reject those challenges so the 401 comes back. Server trust follows the
+    /// transport's ``ServerTrustPolicy`` (the system's default handling for `.system`; Linux never
+    /// asks); client certificates keep the system's default handling.
     func urlSession(
         _ session: URLSession, task: URLSessionTask, didReceive challenge: URLAuthenticationChallenge,
         completionHandler: @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
     ) {
+        #if canImport(Security)
+            if challenge.protectionSpace.authenticationMethod == NSURLAuthenticationMethodServerTrust,
+                !serverTrust.isSystem
+            {
+                var failure = URLError(
+                    .serverCertificateUntrusted, reason: "the challenge carried no trust to evaluate")
+                if let trust = challenge.protectionSpace.serverTrust {
+                    guard let refused = serverTrust.failure(evaluating: trust, host: challenge.protectionSpace.host)
+                    else {
+                        completionHandler(.useCredential, URLCredential(trust: trust))
+                        return
+                    }
+                    failure = refused
+                }
+                exchange(for: task)?.noteServerTrustFailure(failure)
+                completionHandler(.cancelAuthenticationChallenge, nil)
+                return
+            }
+        #endif
         let httpAuthentication = [
             NSURLAuthenticationMethodDefault, NSURLAuthenticationMethodHTTPBasic, NSURLAuthenticationMethodHTTPDigest,
         ]

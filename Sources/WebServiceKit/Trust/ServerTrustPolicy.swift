@@ -1,0 +1,151 @@
+import Foundation
+
+/// Which servers a client trusts over TLS: the system's default, certificate authorities of your
+/// own in addition to the system's, public-key pins, or one of these per host.
+///
+/// There is no bypass: every policy validates the chain and the host name as the platform does,
+/// and adds trust anchors or pins on top.
+///
+/// ```swift
+/// let ca = try X509Certificate(pem: String(contentsOf: caFile, encoding: .utf8))
+/// let policy = try ServerTrustPolicy.pinning(
+///     [PublicKeyPin(base64: "3zICqjg+fGHUKUHHBPUt32o7eLWz8rm1JMVqYls+Eck=")],
+///     backup: [PublicKeyPin(base64: "IRTNwsYNhw4kysGvlMN97nwXGr5h0VSDSTTXzXypWwM=")],
+///     additionalCertificateAuthorities: [ca])
+/// let client = try WebServiceClient(serviceRoot: root, serverTrust: policy)
+/// ```
+///
+/// Where a platform cannot enforce a policy, making a client (or transport) with it fails with
+/// ``ServerTrustError/unenforceable(_:)``: a pin is never ignored. On Linux, `URLSession`
+/// (FoundationNetworking over libcurl) offers no server-trust challenge and no way to add a
+/// certificate authority, so only ``system`` can be enforced there. See Docs/Trust.md.
+public struct ServerTrustPolicy: Sendable, Hashable {
+    /// Certificate authorities trusted in addition to the system's (on Apple platforms, anchors
+    /// added to the trust object; the system's roots stay trusted).
+    public private(set) var additionalCertificateAuthorities: [X509Certificate]
+    /// The pins in use; a validated chain must hold a key with one of these or of ``backupPins``.
+    public private(set) var pins: [PublicKeyPin]
+    /// Pins of keys not in use yet, for the day the key changes (RFC 7469 §4.3).
+    public private(set) var backupPins: [PublicKeyPin]
+    /// Policies for particular hosts (lowercased), which replace this one for them.
+    public private(set) var hostPolicies: [String: ServerTrustPolicy]
+
+    private init(
+        additionalCertificateAuthorities: [X509Certificate] = [], pins: [PublicKeyPin] = [],
+        backupPins: [PublicKeyPin] = [], hostPolicies: [String: ServerTrustPolicy] = [:]
+    ) {
+        self.additionalCertificateAuthorities = additionalCertificateAuthorities
+        self.pins = pins
+        self.backupPins = backupPins
+        self.hostPolicies = hostPolicies
+    }
+
+    /// The system's trust: its roots, its host-name check. The default.
+    public static let system = ServerTrustPolicy()
+
+    /// The system's roots and `certificates` as further trust anchors (a private CA, in PEM or
+    /// DER: ``X509Certificate``).
+    public static func additionalCertificateAuthorities(_ certificates: [X509Certificate]) -> ServerTrustPolicy {
+        ServerTrustPolicy(additionalCertificateAuthorities: certificates)
+    }
+
+    /// The system's validation (with `additionalCertificateAuthorities` as further anchors), and
+    /// then a key of the validated chain (leaf, intermediate or root) must have one of `pins` or
+    /// `backup`.
+    ///
+    /// - Parameters:
+    ///   - pins: The keys in use; at least one.
+    ///   - backup: At least one pin that is none of `pins`: the key you will move to. RFC 7469
+    ///     §4.3 asks for one so that a lost or changed key does not lock the clients out.
+    /// - Throws: ``ServerTrustError/invalidPin(_:)`` without a pin or a backup pin, or when a
+    ///   backup pin is also a pin in use.
+    public static func pinning(
+        _ pins: [PublicKeyPin], backup: [PublicKeyPin], additionalCertificateAuthorities: [X509Certificate] = []
+    ) throws(ServerTrustError) -> ServerTrustPolicy {
+        guard !pins.isEmpty else { throw .invalidPin("pinning needs at least one pin") }
+        guard !backup.isEmpty else {
+            throw .invalidPin("pinning needs a backup pin, a key not in use yet (RFC 7469 §4.3)")
+        }
+        guard Set(pins).isDisjoint(with: backup) else {
+            throw .invalidPin("a backup pin must be a key not in use, not one of the pins")
+        }
+        return ServerTrustPolicy(
+            additionalCertificateAuthorities: additionalCertificateAuthorities, pins: pins, backupPins: backup)
+    }
+
+    /// This policy, with `policy` instead for `host` (compared without case; its own host
+    /// policies are dropped).
+    public func with(_ policy: ServerTrustPolicy, forHost host: String) -> ServerTrustPolicy {
+        var copy = self
+        var policy = policy
+        policy.hostPolicies = [:]
+        copy.hostPolicies[host.lowercased()] = policy
+        return copy
+    }
+
+    /// The policy that applies to `host`: its own, or this one without the other hosts'.
+    public func policy(forHost host: String) -> ServerTrustPolicy {
+        if let own = hostPolicies[host.lowercased()] { return own }
+        var general = self
+        general.hostPolicies = [:]
+        return general
+    }
+
+    /// Whether this policy (for every host) is the system's trust and nothing more.
+    public var isSystem: Bool {
+        additionalCertificateAuthorities.isEmpty && pins.isEmpty && backupPins.isEmpty
+            && hostPolicies.values.allSatisfy(\.isSystem)
+    }
+
+    /// Every pin a validated chain may match: the pins in use and the backup ones.
+    var acceptedPins: Set<PublicKeyPin> { Set(pins).union(backupPins) }
+
+    /// Whether the transports of this platform can enforce the policy.
+    ///
+    /// - Throws: ``ServerTrustError/unenforceable(_:)`` saying why not.
+    public func checkEnforceable() throws(ServerTrustError) {
+        #if canImport(Security)
+            return
+        #else
+            guard isSystem else {
+                throw .unenforceable(
+                    "URLSession on this platform (FoundationNetworking over libcurl) gives no server-trust "
+                        + "challenge and no way to add a certificate authority: only ServerTrustPolicy.system "
+                        + "can be enforced; \(requirements) would be ignored")
+            }
+        #endif
+    }
+
+    /// What the policy asks beyond the system's trust, in words.
+    var requirements: String {
+        var parts: [String] = []
+        if !additionalCertificateAuthorities.isEmpty {
+            parts.append("\(additionalCertificateAuthorities.count) additional certificate authorities")
+        }
+        if !pins.isEmpty || !backupPins.isEmpty { parts.append("\(pins.count + backupPins.count) public-key pins") }
+        for host in hostPolicies.keys.sorted() where !(hostPolicies[host]?.isSystem ?? true) {
+            parts.append("a policy for \(host)")
+        }
+        return parts.joined(separator: ", ")
+    }
+}
+
+/// Why a ``ServerTrustPolicy`` could not be made or used.
+public enum ServerTrustError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// Bytes or text that are not a certificate (PEM or DER), and why.
+    case invalidCertificate(String)
+    /// A pin that is not the base64 of a SHA-256 digest, or a pinning policy without a pin or a
+    /// backup pin.
+    case invalidPin(String)
+    /// This platform's transports cannot enforce the policy (or a custom transport was given,
+    /// which enforces its own trust); the client was not made rather than ignore it.
+    case unenforceable(String)
+
+    public var description: String {
+        switch self {
+        case .invalidCertificate(let reason): return "invalid certificate: \(reason)"
+        case .invalidPin(let reason): return "invalid public-key pin: \(reason)"
+        case .unenforceable(let reason): return "server trust policy cannot be enforced: \(reason)"
+        }
+    }
+}

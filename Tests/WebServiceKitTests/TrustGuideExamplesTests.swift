@@ -1,0 +1,83 @@
+import Foundation
+import WebServiceKit
+import XCTest
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+// The Swift examples of Docs/Trust.md, compiled and run. On Linux every policy but `.system`
+// refuses the client, as the page says; on Apple platforms the clients are made. When you change
+// an example, change the page too.
+final class TrustGuideExamplesTests: XCTestCase {
+    /// The page's CA file: a certificate written where the example reads it.
+    private func caFile() throws -> URL {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("trust-guide-\(UUID().uuidString).pem")
+        try ServerTrustTests.ecPEM.write(to: file, atomically: true, encoding: .utf8)
+        addTeardownBlock { try? FileManager.default.removeItem(at: file) }
+        return file
+    }
+
+    /// Whether a client with a policy beyond `.system` is made here.
+    private var enforcesPolicies: Bool {
+        #if canImport(Security)
+            return true
+        #else
+            return false
+        #endif
+    }
+
+    private func expectClient(_ make: () throws -> WebServiceClient, file: StaticString = #filePath, line: UInt = #line)
+    {
+        do {
+            _ = try make()
+            XCTAssertTrue(
+                enforcesPolicies, "the client was made where the policy cannot be enforced", file: file, line: line)
+        } catch {
+            XCTAssertFalse(enforcesPolicies, "\(error)", file: file, line: line)
+            guard case .unenforceable = error as? ServerTrustError else {
+                return XCTFail("\(error)", file: file, line: line)
+            }
+        }
+    }
+
+    func testAnAdditionalCertificateAuthority() throws {
+        let caFile = try caFile()
+        expectClient {
+            let ca = try X509Certificate(pem: String(contentsOf: caFile, encoding: .utf8))
+            let client = try WebServiceClient(
+                serviceRoot: URL(string: "https://internal.example/")!,
+                serverTrust: .additionalCertificateAuthorities([ca]))
+            return client
+        }
+    }
+
+    func testPinning() throws {
+        let root = try XCTUnwrap(URL(string: "https://api.example/"))
+        expectClient {
+            let policy = try ServerTrustPolicy.pinning(
+                [PublicKeyPin(base64: "3zICqjg+fGHUKUHHBPUt32o7eLWz8rm1JMVqYls+Eck=")],  // the key in use
+                backup: [PublicKeyPin(base64: "IRTNwsYNhw4kysGvlMN97nwXGr5h0VSDSTTXzXypWwM=")])  // the next one
+            let client = try WebServiceClient(serviceRoot: root, serverTrust: policy)
+            return client
+        }
+    }
+
+    func testATransportOfYourOwn() throws {
+        let root = try XCTUnwrap(URL(string: "https://api.example/"))
+        let pin = try PublicKeyPin(base64: ServerTrustTests.ecPin)
+        let backup = try PublicKeyPin(base64: ServerTrustTests.rsaPin)
+        let policy = try ServerTrustPolicy.pinning([pin], backup: [backup])
+        expectClient {
+            let transport = try RoutingTransport(configuration: .ephemeral, serverTrust: policy)
+            let client = WebServiceClient(serviceRoot: root, transport: transport)
+            return client
+        }
+    }
+
+    func testTheSystemsTrustIsMadeEverywhere() throws {
+        let client = try WebServiceClient(
+            serviceRoot: XCTUnwrap(URL(string: "https://api.example/")), serverTrust: .system)
+        XCTAssertEqual(client.serviceRoot.host, "api.example")
+    }
+}
