@@ -169,6 +169,12 @@ if let text = ProcessInfo.processInfo.environment["WEBSERVICEKIT_FAULT_URL"], le
     await demonstrateManyCalls(root: faultRoot)
 }
 
+// Server trust, against the TLS nginx Scripts/demo starts (when nginx is there).
+section("server trust: certificate failures by name, a pinning policy enforced or refused, never ignored")
+await demonstrateTrust(
+    selfSigned: ProcessInfo.processInfo.environment["WEBSERVICEKIT_TLS_SELF_SIGNED_URL"].flatMap(URL.init(string:)),
+    unknownCA: ProcessInfo.processInfo.environment["WEBSERVICEKIT_TLS_URL"].flatMap(URL.init(string:)))
+
 if let text = ProcessInfo.processInfo.environment["WEBSERVICEKIT_ODATA_URL"], let odataRoot = URL(string: text) {
     section("OData: typed query, server-driven paging, typed error")
     await demonstrateOData(root: odataRoot)

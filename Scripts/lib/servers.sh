@@ -62,17 +62,24 @@ ensure_multipart_names_venv() {
     make_venv "$MULTIPART_NAMES_VENV" "$REPO_ROOT/Tests/Servers/requirements-multipart-names.txt"
 }
 
-# Installs Debian's PHP 8.2 command line (for its built-in web server) when `php` is missing;
-# fails where apt-get cannot.
-ensure_php() {
-    command -v php >/dev/null && return
+# Installs the Debian package $2 when the command $1 is missing (nor in /usr/sbin); fails where
+# apt-get cannot.
+ensure_debian_package() {
+    command -v "$1" >/dev/null && return
+    [ -x "/usr/sbin/$1" ] && return
     command -v apt-get >/dev/null || return 1
-    log "installing php8.2-cli"
+    log "installing $2"
     local sudo=""
     [ "$(id -u)" = 0 ] || sudo=sudo
     $sudo apt-get update -qq || return 1
-    $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends php8.2-cli >/dev/null
+    $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "$2" >/dev/null
 }
+
+# Debian's PHP 8.2 command line, for its built-in web server (the PHP multipart name test).
+ensure_php() { ensure_debian_package php php8.2-cli; }
+
+# Debian's nginx, which serves TLS with the certificates the trust tests make.
+ensure_nginx() { ensure_debian_package nginx nginx; }
 
 # Prints a TCP port that is free on 127.0.0.1 now.
 free_port() {
