@@ -36,6 +36,9 @@ extension WebServiceClient {
         let reporter = progress.hasHandlers ? progress : nil
         let sink = ResponseBodySink(
             maximumSize: settings.maximumResponseBodySize, download: download, progress: reporter)
+        // Always collected: a handful of lock-guarded writes per request (Docs/Metrics.md, its cost).
+        let metrics = MetricsCollector()
+        var source: ResponseSource?
         do throws(WebServiceError) {
             let call = CallExchange(
                 descriptor: descriptor, interceptors: interceptors,
@@ -45,11 +48,12 @@ extension WebServiceClient {
                 log: ExchangeLog.make(for: descriptor, settings: settings), transport: transport,
                 context: TransportContext(
                     call: descriptor, uploadLength: uploadLength, progress: reporter,
-                    cacheIdentifier: prepared.cacheIdentifier, responseBody: sink))
+                    cacheIdentifier: prepared.cacheIdentifier, metrics: metrics, responseBody: sink))
             // Every stage of the call, in order: Stages.swift.
             let exchange = try await CallStages.run(prepared.request, body: prepared.streamedBody, call: call)
+            source = exchange.response.source
             let validator = ResponseValidator(descriptor: descriptor, compiled: compiled, settings: settings)
-            let validated =
+            var validated =
                 if let download {
                     try validator.validateDownload(
                         exchange.response, for: exchange.request, from: sink, into: download)
@@ -60,9 +64,12 @@ extension WebServiceClient {
             progress.recordSuccess(
                 uploadLength: uploadLength,
                 downloaded: validated.file?.byteCount ?? Int64(validated.response.body.count))
+            validated.metrics = metrics.finish(source: source, error: nil)
+            settings.metricsMonitor?(validated.metrics)
             return validated
         } catch {
             download?.discard()
+            if let monitor = settings.metricsMonitor { monitor(metrics.finish(source: source, error: error)) }
             throw error
         }
     }
