@@ -102,6 +102,15 @@ final class MetricsCollector: Sendable {
         }
     }
 
+    /// How many requests have their record so far.
+    var transactionCount: Int { state.withLock { $0.metrics.transactions.count } }
+
+    /// The record of the last request, if it came after the first `count` (a request that went
+    /// to the transport since ``transactionCount`` was `count`).
+    func transaction(after count: Int) -> CallMetrics.Transaction? {
+        state.withLock { $0.metrics.transactions.count > count ? $0.metrics.transactions.last : nil }
+    }
+
     /// The call's metrics once it ended with `response` (its source) or `error`.
     func finish(source: ResponseSource?, error: WebServiceError?) -> CallMetrics {
         let end = MetricsClock.now()
