@@ -163,7 +163,8 @@ final class ExchangeLog: Sendable {
     /// request's record in the call's metrics, the time shown is its duration, and whether its
     /// connection was reused is shown when the transport said.
     func received(_ response: TransportResponse, for sent: Sent, transaction: CallMetrics.Transaction? = nil) {
-        let milliseconds = transaction.map { CallMetrics.milliseconds($0.duration) } ?? Self.milliseconds(since: sent.started)
+        let milliseconds =
+            transaction.map { CallMetrics.milliseconds($0.duration) } ?? Self.milliseconds(since: sent.started)
         var secrets = sent.secrets
         for field in response.headers where redaction.redactsHeader(field.name) {
             redaction.collect(field: field.name, value: field.value, into: &secrets)
@@ -178,7 +179,10 @@ final class ExchangeLog: Sendable {
         var details = [
             "\(milliseconds) ms", fileLength.map { "\($0)-byte body to a file" } ?? "\(response.body.count)-byte body",
         ]
-        if let reused = transaction?.connectionReused { details.append(reused ? "reused connection" : "new connection") }
+        // The reuse flag, when the transport said (Docs/Metrics.md).
+        if let reused = transaction?.connectionReused {
+            details.append(reused ? "reused connection" : "new connection")
+        }
         switch response.source {
         case .network: break
         case .cache: details.append("from cache")
@@ -214,7 +218,8 @@ final class ExchangeLog: Sendable {
     /// Logs that the request that `sent` logged got no response; the time is `transaction`'s
     /// duration when the request reached the transport.
     func failed(_ error: WebServiceError, for sent: Sent, transaction: CallMetrics.Transaction? = nil) {
-        let milliseconds = transaction.map { CallMetrics.milliseconds($0.duration) } ?? Self.milliseconds(since: sent.started)
+        let milliseconds =
+            transaction.map { CallMetrics.milliseconds($0.duration) } ?? Self.milliseconds(since: sent.started)
         var reason = "\(error)"
         if let sentURL = sent.sentURL { reason = reason.replacingOccurrences(of: sentURL, with: sent.url) }
         emit(
