@@ -64,8 +64,9 @@ extension WebServiceClient {
             progress.recordSuccess(
                 uploadLength: uploadLength,
                 downloaded: validated.file?.byteCount ?? Int64(validated.response.body.count))
-            validated.metrics = metrics.finish(source: source, error: nil)
-            settings.metricsMonitor?(validated.metrics)
+            let finished = metrics.finish(source: source, error: nil)
+            validated.metrics = CallMetricsBox(finished)
+            settings.metricsMonitor?(finished)
             return validated
         } catch {
             download?.discard()

@@ -15,7 +15,7 @@ struct ValidatedResponse {
     let file: DownloadedFile?
     let settings: WebServiceClient.Settings
     /// The call's metrics, set by the client once the call's stages ended.
-    var metrics = CallMetrics()
+    var metrics: CallMetricsBox? = nil
 
     /// The call's value: the downloaded file, the serializer's empty value for a response without
     /// content, or the decoded body.
@@ -66,6 +66,6 @@ struct ValidatedResponse {
             value: try value(decodedBy: serializer), statusCode: response.statusCode, headers: response.headers,
             // A file's bytes are in the file, not in memory.
             body: file == nil ? response.body : Data(), request: request, url: response.url,
-            source: response.source, attempts: response.attempts, metrics: metrics)
+            source: response.source, attempts: response.attempts, metricsBox: metrics)
     }
 }

@@ -30,13 +30,15 @@ public struct WebServiceResponse<Value: Sendable>: Sendable {
     /// Where the call's time went: each request it sent (route, connection reuse, connect time,
     /// time to the first byte, total, bytes), its retries, redirects and authentication round
     /// trips, and the cache's outcome (Docs/Metrics.md).
-    public internal(set) var metrics = CallMetrics()
+    public var metrics: CallMetrics { metricsBox?.value ?? CallMetrics() }
+    /// The metrics, shared by copies of the response (one reference to copy, not every figure).
+    var metricsBox: CallMetricsBox? = nil
 
     /// The same response with another value.
     public func map<Other: Sendable>(_ transform: (Value) throws -> Other) rethrows -> WebServiceResponse<Other> {
         WebServiceResponse<Other>(
             value: try transform(value), statusCode: statusCode, headers: headers, body: body, request: request,
-            url: url, source: source, attempts: attempts, metrics: metrics)
+            url: url, source: source, attempts: attempts, metricsBox: metricsBox)
     }
 }
 

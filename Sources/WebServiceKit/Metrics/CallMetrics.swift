@@ -88,10 +88,13 @@ public struct CallMetrics: Sendable {
         public internal(set) var attempt: Int
         /// Why it was sent.
         public internal(set) var reason: Reason
+        /// The request as it went to the transport; read only when asked (a `URLRequest`'s
+        /// fields cost a conversion each on Linux).
+        let request: URLRequest
         /// The request's method.
-        public internal(set) var method: String
+        public var method: String { request.httpMethod ?? "GET" }
         /// The request's URL.
-        public internal(set) var url: URL?
+        public var url: URL? { request.url }
         /// The response's status; `nil` when the request got no response.
         public internal(set) var statusCode: Int?
         /// The transport that carried it; `nil` when it did not say.
@@ -116,13 +119,27 @@ public struct CallMetrics: Sendable {
         /// decoding, with chunk framing); `nil` when the transport cannot know.
         public internal(set) var bytesReceived: Int64?
         /// Bytes of the request's body that were sent; `nil` when unknown, 0 without a body.
-        public internal(set) var requestBodyBytes: Int64?
+        public var requestBodyBytes: Int64? {
+            reportedRequestBodyBytes ?? (countsBodyInMemory ? Int64(request.httpBody?.count ?? 0) : nil)
+        }
+        /// The transport's count of body bytes sent.
+        var reportedRequestBodyBytes: Int64?
+        /// Whether, without the transport's count, the body in memory (or none) counts as sent:
+        /// a request without a streamed body that got a response.
+        var countsBodyInMemory = false
         /// Bytes of the response's body the call kept (after content decoding, in memory or in
         /// the download file); `nil` without a response.
         public internal(set) var responseBodyBytes: Int64?
         /// The error the request failed with; `nil` when it got a response.
         public internal(set) var error: WebServiceError?
     }
+}
+
+/// A call's metrics, shared by the copies of the response that carries them: a copy of a
+/// response costs one reference, not a copy of every figure.
+final class CallMetricsBox: Sendable {
+    let value: CallMetrics
+    init(_ value: CallMetrics) { self.value = value }
 }
 
 /// What a transport knows about one request it carried, for the call's ``CallMetrics``: report

@@ -22,23 +22,28 @@ enum MetricsClock {
 ///
 /// The stages run one after another in the call's task; a transport reports from its own thread
 /// (an event loop, the session's delegate queue) before it resumes the call. The lock makes both
-/// safe whatever a custom transport does.
-final class MetricsCollector: Sendable {
-    private struct State {
-        var metrics = CallMetrics()
-        /// Why the next request is sent: set by the retry stage and the follow-ups.
-        var nextReason = CallMetrics.Reason.initial
-        /// The transport's report for the request under way.
-        var report: TransportMetrics?
-    }
+/// safe whatever a custom transport does. The collector is the lock itself: one allocation per
+/// call.
+typealias MetricsCollector = Locked<MetricsState>
 
-    private let state = Locked(State())
-    /// When the call entered the stages.
+/// What a ``MetricsCollector`` holds.
+struct MetricsState {
+    var metrics = CallMetrics()
+    /// Why the next request is sent: set by the retry stage and the follow-ups.
+    var nextReason = CallMetrics.Reason.initial
+    /// The transport's report for the request under way.
+    var report: TransportMetrics?
+    /// When the call entered the stages, on ``MetricsClock``.
     let started = MetricsClock.now()
+}
+
+extension Locked where Value == MetricsState {
+    /// A collector for a call that starts now.
+    convenience init() { self.init(MetricsState()) }
 
     /// The retry stage starts attempt `attempt` (from 2).
     func startRetry(_ attempt: Int) {
-        state.withLock {
+        withLock {
             $0.metrics.attempts = attempt
             $0.nextReason = .retry
         }
@@ -46,7 +51,7 @@ final class MetricsCollector: Sendable {
 
     /// The follow-ups send the request again after a redirect.
     func followRedirect() {
-        state.withLock {
+        withLock {
             $0.metrics.redirects += 1
             $0.nextReason = .redirect
         }
@@ -54,7 +59,7 @@ final class MetricsCollector: Sendable {
 
     /// The follow-ups send the request again with the provider's answer to a challenge.
     func answerChallenge() {
-        state.withLock {
+        withLock {
             $0.metrics.authenticationRoundTrips += 1
             $0.nextReason = .authentication
         }
@@ -62,62 +67,56 @@ final class MetricsCollector: Sendable {
 
     /// The transport's report for the request it is carrying (``TransportContext/report(_:)``).
     func record(_ report: TransportMetrics) {
-        state.withLock { $0.report = report }
+        withLock { $0.report = report }
     }
 
-    /// A request goes to the transport: returns when, for ``endTransaction(_:)``.
+    /// A request goes to the transport: returns when, for ``endTransaction(_:start:response:error:)``.
     func beginTransaction() -> UInt64 {
-        state.withLock { $0.report = nil }
+        withLock { $0.report = nil }
         return MetricsClock.now()
     }
 
     /// The transport answered `outgoing` (begun at `start`) with `response`, or failed with
     /// `error`: the request's record, with what the transport reported.
-    @discardableResult
-    func endTransaction(
-        _ outgoing: Outgoing, start: UInt64, response: TransportResponse?, error: WebServiceError?
-    ) -> CallMetrics.Transaction {
+    func endTransaction(_ outgoing: Outgoing, start: UInt64, response: TransportResponse?, error: WebServiceError?) {
         let end = MetricsClock.now()
-        return state.withLock { state in
+        withLock { state in
             let report = state.report
             state.report = nil
             let reason = state.nextReason
             state.nextReason = .initial
             var transaction = CallMetrics.Transaction(
-                send: outgoing.attempt, attempt: state.metrics.attempts, reason: reason,
-                method: outgoing.request.httpMethod ?? "GET", url: outgoing.request.url,
+                send: outgoing.attempt, attempt: state.metrics.attempts, reason: reason, request: outgoing.request,
                 statusCode: response?.statusCode, route: report?.route, connectionReused: report?.connectionReused,
                 connectDuration: report?.connectDuration, timeToFirstByte: report?.timeToFirstByte)
             transaction.duration = MetricsClock.duration(from: start, to: end)
-            transaction.startOffset = MetricsClock.duration(from: started, to: start)
+            transaction.startOffset = MetricsClock.duration(from: state.started, to: start)
             transaction.bytesSent = report?.bytesSent
             transaction.bytesReceived = report?.bytesReceived
-            transaction.requestBodyBytes =
-                report?.requestBodyBytes
-                ?? (outgoing.body == nil && response != nil ? Int64(outgoing.request.httpBody?.count ?? 0) : nil)
+            transaction.reportedRequestBodyBytes = report?.requestBodyBytes
+            transaction.countsBodyInMemory = outgoing.body == nil && response != nil
             transaction.responseBodyBytes = response.map { $0.bodyFileLength ?? Int64($0.body.count) }
             transaction.error = error
             state.metrics.transactions.append(transaction)
-            return transaction
         }
     }
 
     /// How many requests have their record so far.
-    var transactionCount: Int { state.withLock { $0.metrics.transactions.count } }
+    var transactionCount: Int { withLock { $0.metrics.transactions.count } }
 
     /// The record of the last request, if it came after the first `count` (a request that went
     /// to the transport since ``transactionCount`` was `count`).
     func transaction(after count: Int) -> CallMetrics.Transaction? {
-        state.withLock { $0.metrics.transactions.count > count ? $0.metrics.transactions.last : nil }
+        withLock { $0.metrics.transactions.count > count ? $0.metrics.transactions.last : nil }
     }
 
     /// The call's metrics once it ended with `response` (its source) or `error`.
     func finish(source: ResponseSource?, error: WebServiceError?) -> CallMetrics {
         let end = MetricsClock.now()
-        return state.withLock { state in
+        return withLock { state in
             state.metrics.source = source
             state.metrics.error = error
-            state.metrics.duration = MetricsClock.duration(from: started, to: end)
+            state.metrics.duration = MetricsClock.duration(from: state.started, to: end)
             return state.metrics
         }
     }
