@@ -26,6 +26,7 @@ func demonstrateMetrics(root: URL) async {
         .replacingOccurrences(of: "=", with: "")
     let retried = WebServiceCall<String>(relativePath: "script?tag=\(tag)-retry&steps=\(steps)")
     if let response = try? await client.response(for: retried) {
-        print("retried: \(response.metrics.retries) retry, reasons \(response.metrics.transactions.map(\.reason))")
+        let reasons = response.metrics.transactions.map { "\($0.reason)" }
+        print("retried: \(response.metrics.retries) retry, reasons \(reasons.joined(separator: ", "))")
     }
 }

@@ -70,6 +70,18 @@ final class CallMetricsTests: XCTestCase {
         XCTAssertNil(transaction.bytesReceived)
         XCTAssertNil(metrics.reusedConnection)
         assertTimesAreOrdered(metrics)
+        let lines = metrics.description.split(separator: "\n")
+        XCTAssertEqual(lines.count, 2, metrics.description)
+        XCTAssertTrue(
+            lines[0].hasSuffix(" ms, 1 attempt(s), 0 redirect(s), 0 authentication round trip(s), source network"),
+            String(lines[0]))
+        XCTAssertTrue(lines[1].hasPrefix("  #1 (initial) GET 200, route unknown, total "), String(lines[1]))
+    }
+
+    func testDurationsAreShownToTheMicrosecond() {
+        XCTAssertEqual(CallMetrics.text(.microseconds(412)), "0.412 ms")
+        XCTAssertEqual(CallMetrics.text(.microseconds(12_005)), "12.005 ms")
+        XCTAssertEqual(CallMetrics.text(.zero), "0.000 ms")
     }
 
     func testABodyInMemoryIsCountedAsSent() async throws {

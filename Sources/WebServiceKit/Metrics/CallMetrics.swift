@@ -69,7 +69,7 @@ public struct CallMetrics: Sendable {
     }
 
     /// Why a request was sent.
-    public enum Reason: Sendable, Hashable {
+    public enum Reason: String, Sendable, Hashable, CustomStringConvertible {
         /// The call's first request.
         case initial
         /// The first request of a retry attempt (``RetryPolicy``).
@@ -78,6 +78,8 @@ public struct CallMetrics: Sendable {
         case redirect
         /// The request again, with the credentials the provider gave for a challenge.
         case authentication
+
+        public var description: String { rawValue }
     }
 
     /// One request the call sent to its transport, and what came of it.
@@ -178,27 +180,36 @@ public struct TransportMetrics: Sendable {
 }
 
 extension CallMetrics: CustomStringConvertible {
-    /// One line for the call, then one per request: route, reuse, times in milliseconds, bytes.
+    /// One line for the call, then one per request: route, reuse, times in milliseconds (to the
+    /// microsecond), bytes.
     public var description: String {
         var lines = [
-            "\(Self.milliseconds(duration)) ms, \(attempts) attempt(s), \(redirects) redirect(s), "
+            "\(Self.text(duration)), \(attempts) attempt(s), \(redirects) redirect(s), "
                 + "\(authenticationRoundTrips) authentication round trip(s), source "
                 + (source.map { "\($0)" } ?? "none") + (error.map { ", failed: \($0)" } ?? "")
         ]
         for transaction in transactions {
             var parts = [
-                "#\(transaction.send) \(transaction.method) \(transaction.statusCode.map(String.init) ?? "failed")",
+                "#\(transaction.send) (\(transaction.reason)) \(transaction.method) \(transaction.statusCode.map(String.init) ?? "failed")",
                 transaction.route.map { "\($0)" } ?? "route unknown",
             ]
             if let reused = transaction.connectionReused { parts.append(reused ? "reused" : "new connection") }
-            if let connect = transaction.connectDuration { parts.append("connect \(Self.milliseconds(connect)) ms") }
-            if let first = transaction.timeToFirstByte { parts.append("first byte \(Self.milliseconds(first)) ms") }
-            parts.append("total \(Self.milliseconds(transaction.duration)) ms")
+            if let connect = transaction.connectDuration { parts.append("connect \(Self.text(connect))") }
+            if let first = transaction.timeToFirstByte { parts.append("first byte \(Self.text(first))") }
+            parts.append("total \(Self.text(transaction.duration))")
             if let sent = transaction.bytesSent { parts.append("\(sent) B sent") }
             if let received = transaction.bytesReceived { parts.append("\(received) B received") }
             lines.append("  " + parts.joined(separator: ", "))
         }
         return lines.joined(separator: "\n")
+    }
+
+    /// `duration` in milliseconds, to the microsecond: "0.412 ms".
+    static func text(_ duration: Duration) -> String {
+        let parts = duration.components
+        let microseconds = parts.seconds * 1_000_000 + parts.attoseconds / 1_000_000_000_000
+        let fraction = String(microseconds % 1000)
+        return "\(microseconds / 1000).\(String(repeating: "0", count: 3 - fraction.count))\(fraction) ms"
     }
 
     /// Whole milliseconds in `duration`.
