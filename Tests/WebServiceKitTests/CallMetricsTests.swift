@@ -175,6 +175,29 @@ final class CallMetricsTests: XCTestCase {
         assertTimesAreOrdered(failed)
     }
 
+    func testAClientThatCollectsNoMetricsHasEmptyOnesUnlessItHasAMonitor() async throws {
+        let client = WebServiceClient(
+            serviceRoot: URL(string: "https://api.example.com/v1/")!, transport: ReportingTransport())
+        client.collectsMetrics = false
+        let logger = CapturingLogger()
+        client.logger = logger
+        client.logLevel = .basic
+        let quiet = try await client.response(for: Self.items)
+        XCTAssertTrue(quiet.metrics.transactions.isEmpty)
+        XCTAssertNil(quiet.metrics.source)
+        // The log times the request with its own clock, and knows nothing of reuse.
+        let line = try XCTUnwrap(logger.messages.last)
+        XCTAssertTrue(line.text.hasSuffix(" ms, 2-byte body)"), line.text)
+        XCTAssertNil(line.metadata[LogMessage.MetadataKey.connectionReused])
+
+        let heard = Locked(0)
+        client.metricsMonitor = { _ in heard.withLock { $0 += 1 } }
+        let monitored = try await client.response(for: Self.items)
+        XCTAssertEqual(monitored.metrics.transactions.count, 1)
+        XCTAssertEqual(monitored.metrics.transactions.first?.connectionReused, true)
+        XCTAssertEqual(heard.current, 1)
+    }
+
     /// A transport that reports fixed figures.
     private struct ReportingTransport: WebServiceTransport {
         func send(_ request: URLRequest, context: TransportContext) async throws -> TransportResponse {

@@ -36,8 +36,9 @@ extension WebServiceClient {
         let reporter = progress.hasHandlers ? progress : nil
         let sink = ResponseBodySink(
             maximumSize: settings.maximumResponseBodySize, download: download, progress: reporter)
-        // Always collected: a handful of lock-guarded writes per request (Docs/Metrics.md, its cost).
-        let metrics = MetricsCollector()
+        // Collected unless the client says not to (Docs/Metrics.md, its cost); a monitor needs them.
+        let metrics =
+            settings.collectsMetrics || settings.metricsMonitor != nil ? MetricsCollector() : nil
         var source: ResponseSource?
         do throws(WebServiceError) {
             let call = CallExchange(
@@ -64,13 +65,16 @@ extension WebServiceClient {
             progress.recordSuccess(
                 uploadLength: uploadLength,
                 downloaded: validated.file?.byteCount ?? Int64(validated.response.body.count))
-            let finished = metrics.finish(source: source, error: nil)
-            validated.metrics = CallMetricsBox(finished)
-            settings.metricsMonitor?(finished)
+            if let finished = metrics?.finish(source: source, error: nil) {
+                validated.metrics = CallMetricsBox(finished)
+                settings.metricsMonitor?(finished)
+            }
             return validated
         } catch {
             download?.discard()
-            if let monitor = settings.metricsMonitor { monitor(metrics.finish(source: source, error: error)) }
+            if let monitor = settings.metricsMonitor, let metrics {
+                monitor(metrics.finish(source: source, error: error))
+            }
             throw error
         }
     }
