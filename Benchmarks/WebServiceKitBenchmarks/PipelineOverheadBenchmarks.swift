@@ -37,7 +37,9 @@ enum DecodeOverheadBenchmark {
     /// with `bare` after N, decode the bytes N times; with `both`, each in turn) and exit, for
     /// `valgrind --tool=callgrind`: instruction counts are repeatable here, time is not. `both`
     /// compares the two in one process, where the runtime's caches are in the same state; `data`
-    /// performs a `WebServiceCall<Data>`, the pipeline without decoding.
+    /// performs a `WebServiceCall<Data>`, the pipeline without decoding; `data-nometrics` the same
+    /// on a client that collects no metrics (``WebServiceClient/collectsMetrics``), whose
+    /// difference from `data` is the cost of collecting them.
     static let profileFlag = "--profile-decode"
 
     /// When `arguments` ask for the profiling loop, runs it and returns the exit code.
@@ -46,14 +48,17 @@ enum DecodeOverheadBenchmark {
             return nil
         }
         let mode = arguments.count == 4 ? arguments[3] : "library"
-        guard ["library", "bare", "both", "data"].contains(mode) else { return nil }
+        guard ["library", "bare", "both", "data", "data-nometrics"].contains(mode) else { return nil }
         let (client, call) = makeClient()
+        if mode == "data-nometrics" { client.collectsMetrics = false }
         let dataCall = WebServiceCall<Data>(relativePath: "items")
         let decoder = JSONDecoder()
         let done = DispatchSemaphore(value: 0)
+        // Decided once: a string comparison in the loop would be counted with every call.
+        let pipelineOnly = mode.hasPrefix("data")
         Task {
             for _ in 0..<count {
-                if mode == "data" {
+                if pipelineOnly {
                     blackHole(try? await client.perform(dataCall))
                     continue
                 }

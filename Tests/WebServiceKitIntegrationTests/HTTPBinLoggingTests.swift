@@ -81,7 +81,10 @@ final class HTTPBinLoggingTests: XCTestCase {
             XCTAssertEqual(file.byteCount, 2048)
 
             let response = try XCTUnwrap(messages.all.last?.text)
-            XCTAssertTrue(response.contains(" ms, 2048-byte body to a file)\n"), "direct \(direct): \(response)")
+            // The direct route says its connection was the download's own ("new connection").
+            let details = direct ? ", new connection)\n" : ")\n"
+            XCTAssertTrue(
+                response.contains(" ms, 2048-byte body to a file\(details)"), "direct \(direct): \(response)")
             XCTAssertTrue(
                 response.hasSuffix("\n\n[body written to a file, 2048 bytes]\n<-- END HTTP"),
                 "direct \(direct): \(response)")

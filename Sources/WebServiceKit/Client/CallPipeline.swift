@@ -36,6 +36,10 @@ extension WebServiceClient {
         let reporter = progress.hasHandlers ? progress : nil
         let sink = ResponseBodySink(
             maximumSize: settings.maximumResponseBodySize, download: download, progress: reporter)
+        // Collected unless the client says not to (Docs/Metrics.md, its cost); a monitor needs them.
+        let metrics =
+            settings.collectsMetrics || settings.metricsMonitor != nil ? MetricsCollector() : nil
+        var source: ResponseSource?
         do throws(WebServiceError) {
             let call = CallExchange(
                 descriptor: descriptor, interceptors: interceptors,
@@ -45,11 +49,12 @@ extension WebServiceClient {
                 log: ExchangeLog.make(for: descriptor, settings: settings), transport: transport,
                 context: TransportContext(
                     call: descriptor, uploadLength: uploadLength, progress: reporter,
-                    cacheIdentifier: prepared.cacheIdentifier, responseBody: sink))
+                    cacheIdentifier: prepared.cacheIdentifier, metrics: metrics, responseBody: sink))
             // Every stage of the call, in order: Stages.swift.
             let exchange = try await CallStages.run(prepared.request, body: prepared.streamedBody, call: call)
+            source = exchange.response.source
             let validator = ResponseValidator(descriptor: descriptor, compiled: compiled, settings: settings)
-            let validated =
+            var validated =
                 if let download {
                     try validator.validateDownload(
                         exchange.response, for: exchange.request, from: sink, into: download)
@@ -60,9 +65,16 @@ extension WebServiceClient {
             progress.recordSuccess(
                 uploadLength: uploadLength,
                 downloaded: validated.file?.byteCount ?? Int64(validated.response.body.count))
+            if let finished = metrics?.finish(source: source, error: nil) {
+                validated.metrics = CallMetricsBox(finished)
+                settings.metricsMonitor?(finished)
+            }
             return validated
         } catch {
             download?.discard()
+            if let monitor = settings.metricsMonitor, let metrics {
+                monitor(metrics.finish(source: source, error: error))
+            }
             throw error
         }
     }

@@ -49,6 +49,7 @@ struct FollowUpStage: CallStage {
                         "still refused after \(Self.maximumAuthenticationRetries) retries (status \(answer.response.statusCode))"
                     )
                 }
+                call.context.metrics?.answerChallenge()
             case .redirect(let target):
                 redirects += 1
                 guard redirects <= call.maximumRedirects else {
@@ -57,6 +58,7 @@ struct FollowUpStage: CallStage {
                             .httpTooManyRedirects,
                             userInfo: [NSLocalizedDescriptionKey: "more than \(call.maximumRedirects) redirects"]))
                 }
+                call.context.metrics?.followRedirect()
                 // A redirect that turned the request into a GET (RFC 9110 §15.4) drops the body.
                 if target.httpMethod != request.httpMethod { body = nil }
                 request = target

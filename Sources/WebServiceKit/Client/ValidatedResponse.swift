@@ -14,6 +14,8 @@ struct ValidatedResponse {
     /// The file a `WebServiceCall<DownloadedFile>` wrote, moved into place.
     let file: DownloadedFile?
     let settings: WebServiceClient.Settings
+    /// The call's metrics, set by the client once the call's stages ended.
+    var metrics: CallMetricsBox? = nil
 
     /// The call's value: the downloaded file, the serializer's empty value for a response without
     /// content, or the decoded body.
@@ -64,6 +66,6 @@ struct ValidatedResponse {
             value: try value(decodedBy: serializer), statusCode: response.statusCode, headers: response.headers,
             // A file's bytes are in the file, not in memory.
             body: file == nil ? response.body : Data(), request: request, url: response.url,
-            source: response.source, attempts: response.attempts)
+            source: response.source, attempts: response.attempts, metricsBox: metrics)
     }
 }

@@ -27,12 +27,18 @@ public struct WebServiceResponse<Value: Sendable>: Sendable {
     /// How many times the call was sent: 1, or more when its ``RetryPolicy`` retried it
     /// (redirects and answered challenges within an attempt are not counted).
     public let attempts: Int
+    /// Where the call's time went: each request it sent (route, connection reuse, connect time,
+    /// time to the first byte, total, bytes), its retries, redirects and authentication round
+    /// trips, and the cache's outcome (Docs/Metrics.md).
+    public var metrics: CallMetrics { metricsBox?.value ?? CallMetrics() }
+    /// The metrics, shared by copies of the response (one reference to copy, not every figure).
+    var metricsBox: CallMetricsBox? = nil
 
     /// The same response with another value.
     public func map<Other: Sendable>(_ transform: (Value) throws -> Other) rethrows -> WebServiceResponse<Other> {
         WebServiceResponse<Other>(
             value: try transform(value), statusCode: statusCode, headers: headers, body: body, request: request,
-            url: url, source: source, attempts: attempts)
+            url: url, source: source, attempts: attempts, metricsBox: metricsBox)
     }
 }
 

@@ -159,9 +159,12 @@ final class ExchangeLog: Sendable {
             started: .now)
     }
 
-    /// Logs the transport's response to the request that `sent` logged.
-    func received(_ response: TransportResponse, for sent: Sent) {
-        let milliseconds = Self.milliseconds(since: sent.started)
+    /// Logs the transport's response to the request that `sent` logged. With `transaction`, the
+    /// request's record in the call's metrics, the time shown is its duration, and whether its
+    /// connection was reused is shown when the transport said.
+    func received(_ response: TransportResponse, for sent: Sent, transaction: CallMetrics.Transaction? = nil) {
+        let milliseconds =
+            transaction.map { CallMetrics.milliseconds($0.duration) } ?? Self.milliseconds(since: sent.started)
         var secrets = sent.secrets
         for field in response.headers where redaction.redactsHeader(field.name) {
             redaction.collect(field: field.name, value: field.value, into: &secrets)
@@ -176,6 +179,10 @@ final class ExchangeLog: Sendable {
         var details = [
             "\(milliseconds) ms", fileLength.map { "\($0)-byte body to a file" } ?? "\(response.body.count)-byte body",
         ]
+        // The reuse flag, when the transport said (Docs/Metrics.md).
+        if let reused = transaction?.connectionReused {
+            details.append(reused ? "reused connection" : "new connection")
+        }
         switch response.source {
         case .network: break
         case .cache: details.append("from cache")
@@ -195,20 +202,24 @@ final class ExchangeLog: Sendable {
             }
             lines.append("<-- END HTTP")
         }
-        emit(
-            .response, lines, secrets: secrets,
-            metadata: [
-                LogMessage.MetadataKey.call: callName, LogMessage.MetadataKey.attempt: String(sent.attempt),
-                LogMessage.MetadataKey.method: sent.method, LogMessage.MetadataKey.url: url,
-                LogMessage.MetadataKey.status: String(response.statusCode),
-                LogMessage.MetadataKey.durationMilliseconds: String(milliseconds),
-                LogMessage.MetadataKey.source: Self.name(of: response.source),
-            ])
+        var metadata = [
+            LogMessage.MetadataKey.call: callName, LogMessage.MetadataKey.attempt: String(sent.attempt),
+            LogMessage.MetadataKey.method: sent.method, LogMessage.MetadataKey.url: url,
+            LogMessage.MetadataKey.status: String(response.statusCode),
+            LogMessage.MetadataKey.durationMilliseconds: String(milliseconds),
+            LogMessage.MetadataKey.source: Self.name(of: response.source),
+        ]
+        if let reused = transaction?.connectionReused {
+            metadata[LogMessage.MetadataKey.connectionReused] = String(reused)
+        }
+        emit(.response, lines, secrets: secrets, metadata: metadata)
     }
 
-    /// Logs that the request that `sent` logged got no response.
-    func failed(_ error: WebServiceError, for sent: Sent) {
-        let milliseconds = Self.milliseconds(since: sent.started)
+    /// Logs that the request that `sent` logged got no response; the time is `transaction`'s
+    /// duration when the request reached the transport.
+    func failed(_ error: WebServiceError, for sent: Sent, transaction: CallMetrics.Transaction? = nil) {
+        let milliseconds =
+            transaction.map { CallMetrics.milliseconds($0.duration) } ?? Self.milliseconds(since: sent.started)
         var reason = "\(error)"
         if let sentURL = sent.sentURL { reason = reason.replacingOccurrences(of: sentURL, with: sent.url) }
         emit(

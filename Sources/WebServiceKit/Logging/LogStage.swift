@@ -12,12 +12,16 @@ struct LogStage: CallStage {
     func send(_ outgoing: Outgoing, next: StageChain) async throws(WebServiceError) -> Answer {
         guard let log = next.call.log else { return try await next.proceed(outgoing) }
         let sent = log.sent(outgoing.request, attempt: outgoing.attempt, streamedLength: outgoing.body?.length)
+        // The time and the reuse flag come from the request's record in the call's metrics,
+        // the same figures as `WebServiceResponse.metrics`.
+        let metrics = next.call.context.metrics
+        let before = metrics?.transactionCount ?? 0
         do {
             let answer = try await next.proceed(outgoing)
-            log.received(answer.response, for: sent)
+            log.received(answer.response, for: sent, transaction: metrics?.transaction(after: before))
             return answer
         } catch {
-            log.failed(error, for: sent)
+            log.failed(error, for: sent, transaction: metrics?.transaction(after: before))
             throw error
         }
     }

@@ -68,6 +68,9 @@ public struct LogMessage: Sendable, Hashable {
         public static let source = "source"
         /// What went wrong, redacted. Failures; for a retry, why the call is sent again.
         public static let error = "error"
+        /// `true` or `false`: whether the request went over a connection that carried an earlier
+        /// one (``CallMetrics/Transaction/connectionReused``). Responses, when the transport said.
+        public static let connectionReused = "connectionReused"
         /// Whole milliseconds the call waits before it is sent again. Retries.
         public static let retryDelayMilliseconds = "retryDelayMs"
     }

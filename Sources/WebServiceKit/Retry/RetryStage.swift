@@ -69,6 +69,7 @@ struct RetryStage: CallStage {
                 throw .cancelled(reason: nil)
             }
             if Task.isCancelled { throw .cancelled(reason: nil) }
+            call.context.metrics?.startRetry(attempts + 1)
         }
     }
 

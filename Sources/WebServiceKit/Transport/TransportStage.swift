@@ -8,11 +8,17 @@ import Foundation
 /// response. What it throws becomes a ``WebServiceError`` here, once.
 struct TransportStage: CallStage {
     func send(_ outgoing: Outgoing, next: StageChain) async throws(WebServiceError) -> Answer {
+        let context = next.call.context
+        // The request's record in the call's metrics: its times, and what the transport reports.
+        let start = context.metrics?.beginTransaction()
         do {
-            let response = try await next.call.transport.send(outgoing.request, context: next.call.context)
+            let response = try await next.call.transport.send(outgoing.request, context: context)
+            if let start { context.metrics?.endTransaction(outgoing, start: start, response: response, error: nil) }
             return Answer(request: outgoing.request, response: response)
         } catch {
-            throw WebServiceError(transportError: error)
+            let failure = WebServiceError(transportError: error)
+            if let start { context.metrics?.endTransaction(outgoing, start: start, response: nil, error: failure) }
+            throw failure
         }
     }
 }

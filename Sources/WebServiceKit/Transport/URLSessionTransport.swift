@@ -190,8 +190,16 @@ private final class TaskExchange: @unchecked Sendable {  // every field is guard
     private var seesHead = true
     /// Where the body goes: memory within the limit, or the call's file.
     private let sink: ResponseBodySink
+    private let context: TransportContext
+    /// For the call's metrics, on ``MetricsClock``: when the task started, when its response head
+    /// reached the delegate.
+    private var startedAt: UInt64 = 0
+    private var headAt: UInt64?
 
-    init(context: TransportContext) { sink = context.responseBody }
+    init(context: TransportContext) {
+        sink = context.responseBody
+        self.context = context
+    }
 
     func start(
         _ task: URLSessionTask, continuation: CheckedContinuation<TransportResponse, any Error>,
@@ -199,7 +207,9 @@ private final class TaskExchange: @unchecked Sendable {  // every field is guard
     ) {
         let deadline =
             timeout > 0 ? DeadlineScheduler.shared.schedule(after: timeout) { [weak self] in self?.expire() } : nil
+        let now = MetricsClock.now()
         let cancelledAlready = lock.withLock {
+            startedAt = now
             self.seesHead = seesHead
             self.task = task
             self.continuation = continuation
@@ -227,8 +237,10 @@ private final class TaskExchange: @unchecked Sendable {  // every field is guard
 
     /// Begins the body of `response` in the sink, once; returns whether the body may go on.
     private func begin(_ response: HTTPURLResponse) -> Bool {
+        let now = MetricsClock.now()
         let (first, failed) = lock.withLock {
             defer { begun = true }
+            if !begun, seesHead, task != nil { headAt = now }
             return (!begun, sinkFailure != nil)
         }
         guard first else { return !failed }
@@ -334,6 +346,7 @@ private final class TaskExchange: @unchecked Sendable {  // every field is guard
             }
         guard let continuation else { return nil }
         if let deadline { DeadlineScheduler.shared.cancel(deadline) }
+        if let task { reportMetrics(of: task) }
         // A completion handler gets no response with an error; the task still has it (a 401
         // whose challenge the delegate rejected).
         let response = response ?? task?.response
@@ -355,6 +368,21 @@ private final class TaskExchange: @unchecked Sendable {  // every field is guard
             continuation.resume(throwing: URLError(.badServerResponse))
         }
         return task
+    }
+
+    /// The task's figures for the call's metrics, before the call resumes. Foundation on Linux
+    /// gives a task no transaction metrics (its `URLSessionTaskMetrics` are never delivered), so
+    /// reuse, connect time and bytes on the wire are unknown (`nil`); the time to the response
+    /// head is known when the head reaches the delegate (a data task with progress or a size
+    /// limit, a download task), the body bytes sent from the task's count.
+    private func reportMetrics(of task: URLSessionTask) {
+        guard context.metrics != nil else { return }
+        let (startedAt, headAt) = lock.withLock { (self.startedAt, self.headAt) }
+        let bodySent = task.countOfBytesSent
+        context.report(
+            TransportMetrics(
+                route: .session, timeToFirstByte: headAt.map { MetricsClock.duration(from: startedAt, to: $0) },
+                requestBodyBytes: bodySent > 0 ? bodySent : nil))
     }
 
     /// The response with the body the sink has (begun now if no byte came through the delegate;

@@ -52,6 +52,9 @@ public struct TransportContext: Sendable {
     let progress: ProgressReporter?
     /// The call's rendered cache identifier, stored with its responses.
     var cacheIdentifier: String? = nil
+    /// The call's metrics as its stages learn them; `nil` for an exchange no call waits for (a
+    /// background revalidation).
+    var metrics: MetricsCollector? = nil
     /// Where the body of each response goes: memory within the size limit, or the call's file;
     /// it counts download progress too. A transport writes each response's body into it
     /// (``ResponseBodySink/begin(statusCode:expectedLength:)``, ``ResponseBodySink/append(_:)-(Data)``,
@@ -102,6 +105,14 @@ public struct TransportContext: Sendable {
     @available(*, deprecated, renamed: "ResponseBodySink.countsAsDownload(statusCode:)")
     public static func countsAsDownload(statusCode: Int) -> Bool {
         ResponseBodySink.countsAsDownload(statusCode: statusCode)
+    }
+
+    /// Tells the call's ``CallMetrics`` what the transport knows about the request it is carrying:
+    /// its route, connection reuse, connect time, time to the first response byte and bytes. Call
+    /// it once per request, before returning its response or throwing; a later report replaces an
+    /// earlier one. Without a report, the request's record has `nil` for these figures.
+    public func report(_ transportMetrics: TransportMetrics) {
+        metrics?.record(transportMetrics)
     }
 
     /// Whether a transport may report progress: a transport can skip counting bytes otherwise.

@@ -138,6 +138,16 @@
         private var timer: TimerQueue<() -> Void>.ID?
         private var cancelled = false
         private var done = false
+        private let context: TransportContext
+        /// For the call's metrics, on ``MetricsClock``: when the exchange started on the loop, when
+        /// its connect began and ended, when the first response byte came.
+        private var startedAt: UInt64 = 0
+        private var connectStartedAt: UInt64?
+        private var connectedAt: UInt64?
+        private var firstByteAt: UInt64?
+        private var connectionReused: Bool?
+        private var bytesSent: Int64 = 0
+        private var bytesReceived: Int64 = 0
 
         private var loop: EventLoop { connection.loop }
         private var socket: LoopSocket { connection.socket }
@@ -153,6 +163,7 @@
             self.port = port
             self.deadline = deadline
             self.resolver = resolver
+            self.context = context
             intake = ResponseIntake(method: method, context: context)
         }
 
@@ -186,6 +197,7 @@
 
         private func start(_ continuation: CheckedContinuation<DirectExchange.Outcome, any Error>) {
             self.continuation = continuation
+            startedAt = MetricsClock.now()
             // Cancelled before it started: the cancellation's work ran first, and found nothing.
             if cancelled { return fail(URLError(.cancelled)) }
             if let deadline {
@@ -205,6 +217,8 @@
         }
 
         private func connect() {
+            connectStartedAt = MetricsClock.now()
+            connectedAt = nil
             resolver.addresses(of: host, port: port, on: loop) { [self] result in
                 guard !done else { return }
                 switch result {
@@ -217,13 +231,17 @@
         private func connect(to addresses: [ResolvedAddress]) {
             socket.connect(to: addresses[...], name: "\(host):\(port)") { [self] result in
                 switch result {
-                case .success: send(reused: false)
+                case .success:
+                    connectedAt = MetricsClock.now()
+                    send(reused: false)
                 case .failure(let error): fail(error)
                 }
             }
         }
 
         private func send(reused: Bool) {
+            connectionReused = reused
+            bytesSent += Int64(head.count)
             socket.write(head) { [self] transfer in
                 switch transfer {
                 case .moved, .wouldBlock: receive(reused: reused)
@@ -250,6 +268,8 @@
                     }
                     return false
                 case .moved(let count):
+                    if firstByteAt == nil { firstByteAt = MetricsClock.now() }
+                    bytesReceived += Int64(count)
                     do {
                         try intake.take(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
                     } catch {
@@ -291,6 +311,19 @@
             finish(.success(DirectExchange.Outcome(response: response, leavesConnectionReusable: reusable)))
         }
 
+        /// The request's figures for the call's metrics, reported before the call resumes.
+        private func reportMetrics() {
+            guard context.metrics != nil else { return }
+            context.report(
+                TransportMetrics(
+                    route: .directHTTP1, connectionReused: connectionReused,
+                    connectDuration: connectStartedAt.flatMap { start in
+                        connectedAt.map { MetricsClock.duration(from: start, to: $0) }
+                    },
+                    timeToFirstByte: firstByteAt.map { MetricsClock.duration(from: startedAt, to: $0) },
+                    bytesSent: bytesSent, bytesReceived: bytesReceived, requestBodyBytes: 0))
+        }
+
         private func fail(_ error: any Error) {
             guard !done else { return }
             socket.close()
@@ -301,6 +334,7 @@
             guard !done else { return }
             done = true
             if let timer { loop.cancelTimer(timer) }
+            reportMetrics()
             timer = nil
             let continuation = continuation
             self.continuation = nil

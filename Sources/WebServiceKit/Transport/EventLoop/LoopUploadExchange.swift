@@ -203,6 +203,14 @@
         /// The outcome, held while `fileQueue` still has the intake (a call fails only once its
         /// sink is out of a write).
         private var heldResult: Result<TransportResponse, any Error>?
+        /// For the call's metrics, on ``MetricsClock``: when the exchange started on the loop, when
+        /// its (last) connect began and ended, when the first response byte came; bytes moved.
+        private var startedAt: UInt64 = 0
+        private var connectStartedAt: UInt64?
+        private var connectedAt: UInt64?
+        private var firstByteAt: UInt64?
+        private var bytesSent: Int64 = 0
+        private var bytesReceived: Int64 = 0
 
         private var loop: EventLoop { socket.loop }
 
@@ -263,6 +271,7 @@
 
         private func start(_ continuation: CheckedContinuation<TransportResponse, any Error>) {
             self.continuation = continuation
+            startedAt = MetricsClock.now()
             // Cancelled before it started: the cancellation's work ran first, and found nothing.
             if cancelled { return fail(URLError(.cancelled)) }
             if let deadline {
@@ -282,6 +291,8 @@
         }
 
         private func connect() {
+            connectStartedAt = MetricsClock.now()
+            connectedAt = nil
             resolver.addresses(of: host, port: port, on: loop) { [self] result in
                 guard !done else { return }
                 switch result {
@@ -295,7 +306,9 @@
             socket.connect(to: addresses[...], name: "\(host):\(port)") { [self] result in
                 guard !done else { return }
                 switch result {
-                case .success: sendHead()
+                case .success:
+                    connectedAt = MetricsClock.now()
+                    sendHead()
                 case .failure(let error): fail(error)
                 }
             }
@@ -328,6 +341,7 @@
                 }
                 switch transfer {
                 case .moved(let count):
+                    bytesSent += Int64(count)
                     pendingOffset += count
                     if pendingOffset >= first.count {
                         pending.removeFirst()
@@ -450,6 +464,7 @@
                 // cut short, or none at all, is a lost connection.
                 complete()
             case .moved(let count):
+                noteReceived(count)
                 do {
                     try intake.take(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
                 } catch {
@@ -507,6 +522,7 @@
             case .wouldBlock:
                 return
             case .moved(let count) where count > 0:
+                noteReceived(count)
                 backlog.append([UInt8](UnsafeRawBufferPointer(rebasing: buffer[..<count])))
             default:
                 // No more input: what was sent is the answer, and nothing more goes out.
@@ -601,8 +617,25 @@
             resume(result)
         }
 
+        /// `count` bytes of the response arrived, for the call's metrics.
+        private func noteReceived(_ count: Int) {
+            if firstByteAt == nil { firstByteAt = MetricsClock.now() }
+            bytesReceived += Int64(count)
+        }
+
         private func resume(_ result: Result<TransportResponse, any Error>) {
             heldResult = nil
+            if context.metrics != nil {
+                // Reported before the call resumes: its connection is its own, never reused.
+                context.report(
+                    TransportMetrics(
+                        route: .directHTTP1, connectionReused: false,
+                        connectDuration: connectStartedAt.flatMap { start in
+                            connectedAt.map { MetricsClock.duration(from: start, to: $0) }
+                        },
+                        timeToFirstByte: firstByteAt.map { MetricsClock.duration(from: startedAt, to: $0) },
+                        bytesSent: bytesSent, bytesReceived: bytesReceived, requestBodyBytes: sent))
+            }
             let continuation = continuation
             self.continuation = nil
             continuation?.resume(with: result)
