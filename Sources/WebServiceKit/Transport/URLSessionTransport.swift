@@ -195,6 +195,9 @@ private final class TaskExchange: @unchecked Sendable {  // every field is guard
     /// reached the delegate.
     private var startedAt: UInt64 = 0
     private var headAt: UInt64?
+    /// The session's own figures for the task, when it delivers them before the task completes
+    /// (Apple platforms; Foundation on Linux never does).
+    private var taskMetrics: URLSessionTaskMetrics?
 
     init(context: TransportContext) {
         sink = context.responseBody
@@ -328,6 +331,9 @@ private final class TaskExchange: @unchecked Sendable {  // every field is guard
     /// provider does that from the 401 response.
     func noteRejectedChallenge() { lock.withLock { rejectedChallenge = true } }
 
+    /// The session's metrics of the task (`urlSession(_:task:didFinishCollecting:)`).
+    func noteTaskMetrics(_ metrics: URLSessionTaskMetrics) { lock.withLock { taskMetrics = metrics } }
+
     /// The task ended. `body` is the whole body a completion handler was given. Returns the
     /// task, the first time only.
     @discardableResult
@@ -370,19 +376,45 @@ private final class TaskExchange: @unchecked Sendable {  // every field is guard
         return task
     }
 
-    /// The task's figures for the call's metrics, before the call resumes. Foundation on Linux
-    /// gives a task no transaction metrics (its `URLSessionTaskMetrics` are never delivered), so
-    /// reuse, connect time and bytes on the wire are unknown (`nil`); the time to the response
-    /// head is known when the head reaches the delegate (a data task with progress or a size
-    /// limit, a download task), the body bytes sent from the task's count.
+    /// The task's figures for the call's metrics, before the call resumes. Where the session
+    /// delivered its own metrics of the task (Apple platforms, before the task completes), its last
+    /// network transaction gives reuse, connect time, time to the first response byte and the bytes
+    /// on the connection. Foundation on Linux gives a task no transaction metrics (its
+    /// `URLSessionTaskMetrics` are never delivered), so reuse, connect time and bytes on the wire
+    /// are unknown (`nil`); the time to the response head is known when the head reaches the
+    /// delegate (a data task with progress or a size limit, a download task), the body bytes sent
+    /// from the task's count.
     private func reportMetrics(of task: URLSessionTask) {
         guard context.metrics != nil else { return }
-        let (startedAt, headAt) = lock.withLock { (self.startedAt, self.headAt) }
+        let (startedAt, headAt, taskMetrics) = lock.withLock { (self.startedAt, self.headAt, self.taskMetrics) }
         let bodySent = task.countOfBytesSent
-        context.report(
-            TransportMetrics(
-                route: .session, timeToFirstByte: headAt.map { MetricsClock.duration(from: startedAt, to: $0) },
-                requestBodyBytes: bodySent > 0 ? bodySent : nil))
+        var report = TransportMetrics(
+            route: .session, timeToFirstByte: headAt.map { MetricsClock.duration(from: startedAt, to: $0) },
+            requestBodyBytes: bodySent > 0 ? bodySent : nil)
+        if let transaction = taskMetrics?.transactionMetrics.last(where: { $0.resourceFetchType == .networkLoad }) {
+            Self.add(transaction, to: &report)
+        }
+        context.report(report)
+    }
+
+    /// The figures of the session's `transaction` (one request on the network) in `report`: what
+    /// it knows replaces what the delegate saw.
+    static func add(_ transaction: URLSessionTaskTransactionMetrics, to report: inout TransportMetrics) {
+        func duration(_ start: Date?, _ end: Date?) -> Duration? {
+            guard let start, let end, end >= start else { return nil }
+            return .seconds(end.timeIntervalSince(start))
+        }
+        report.connectionReused = transaction.isReusedConnection
+        report.connectDuration =
+            transaction.isReusedConnection ? nil : duration(transaction.connectStartDate, transaction.connectEndDate)
+        report.timeToFirstByte =
+            duration(transaction.fetchStartDate, transaction.responseStartDate) ?? report.timeToFirstByte
+        let sent = transaction.countOfRequestHeaderBytesSent + transaction.countOfRequestBodyBytesSent
+        let received = transaction.countOfResponseHeaderBytesReceived + transaction.countOfResponseBodyBytesReceived
+        if sent > 0 { report.bytesSent = sent }
+        if received > 0 { report.bytesReceived = received }
+        let bodySent = transaction.countOfRequestBodyBytesSent
+        if bodySent > 0 { report.requestBodyBytes = bodySent }
     }
 
     /// The response with the body the sink has (begun now if no byte came through the delegate;
@@ -549,6 +581,12 @@ private final class TaskRouter: NSObject, URLSessionDataDelegate, URLSessionDown
         _ session: URLSession, downloadTask: URLSessionDownloadTask, didFinishDownloadingTo location: URL
     ) {
         exchange(for: downloadTask)?.finishDownload(at: location, response: downloadTask.response)
+    }
+
+    /// The session's metrics of the task, kept for its report (Apple platforms deliver them
+    /// before the task completes; Foundation on Linux does not call this).
+    func urlSession(_ session: URLSession, task: URLSessionTask, didFinishCollecting metrics: URLSessionTaskMetrics) {
+        exchange(for: task)?.noteTaskMetrics(metrics)
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
