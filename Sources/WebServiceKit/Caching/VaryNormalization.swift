@@ -73,7 +73,7 @@ extension CacheRules {
             let parts = member.split(separator: ";", omittingEmptySubsequences: false).map {
                 $0.trimmingCharacters(in: .whitespaces)
             }
-            guard let value = parts.first, !value.isEmpty, isToken(value) || value == "*" else { return nil }
+            guard let value = parts.first, !value.isEmpty, HTTPToken.isToken(value) || value == "*" else { return nil }
             var weight = 1000
             if parts.count == 2 {
                 guard let parsed = qualityValue(parameter: parts[1]) else { return nil }
@@ -99,8 +99,8 @@ extension CacheRules {
                 return nil
             }
             let type = range.name.split(separator: "/", omittingEmptySubsequences: false)
-            guard type.count == 2, isToken(String(type[0])) || type[0] == "*",
-                isToken(String(type[1])) || type[1] == "*"
+            guard type.count == 2, HTTPToken.isToken(String(type[0])) || type[0] == "*",
+                HTTPToken.isToken(String(type[1])) || type[1] == "*"
             else { return nil }
             var text = range.name.lowercased()
             var weight = 1000
@@ -156,12 +156,12 @@ extension CacheRules {
             guard let equals = trimmed.firstIndex(of: "=") else { return nil }
             let name = trimmed[..<equals].trimmingCharacters(in: .whitespaces)
             var value = trimmed[trimmed.index(after: equals)...].trimmingCharacters(in: .whitespaces)
-            guard isToken(name), !value.isEmpty else { return nil }
+            guard HTTPToken.isToken(name), !value.isEmpty else { return nil }
             // §5.6.6: "The quoted and unquoted values are equivalent" when the value is a token.
             if value.count >= 2, value.hasPrefix("\""), value.hasSuffix("\"") {
                 let inner = String(value.dropFirst().dropLast())
-                if isToken(inner) { value = inner }
-            } else if !isToken(value) {
+                if HTTPToken.isToken(inner) { value = inner }
+            } else if !HTTPToken.isToken(value) {
                 return nil
             }
             result.append((name, value))
@@ -205,17 +205,4 @@ extension CacheRules {
         return digits.isEmpty ? ";q=0" : ";q=0." + digits
     }
 
-    /// Whether `text` is a non-empty `token` (RFC 9110 §5.6.2).
-    private static func isToken(_ text: String) -> Bool {
-        !text.isEmpty
-            && text.utf8.allSatisfy { byte in
-                switch byte {
-                case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-                    UInt8(ascii: "0")...UInt8(ascii: "9"):
-                    return true
-                default:
-                    return "!#$%&'*+-.^_`|~".utf8.contains(byte)
-                }
-            }
-    }
 }

@@ -139,15 +139,9 @@
         private var cancelled = false
         private var done = false
         private let context: TransportContext
-        /// For the call's metrics, on ``MetricsClock``: when the exchange started on the loop, when
-        /// its connect began and ended, when the first response byte came.
-        private var startedAt: UInt64 = 0
-        private var connectStartedAt: UInt64?
-        private var connectedAt: UInt64?
-        private var firstByteAt: UInt64?
+        /// For the call's metrics: times and bytes of the request.
+        private var figures = DirectRequestFigures()
         private var connectionReused: Bool?
-        private var bytesSent: Int64 = 0
-        private var bytesReceived: Int64 = 0
 
         private var loop: EventLoop { connection.loop }
         private var socket: LoopSocket { connection.socket }
@@ -197,7 +191,7 @@
 
         private func start(_ continuation: CheckedContinuation<DirectExchange.Outcome, any Error>) {
             self.continuation = continuation
-            startedAt = MetricsClock.now()
+            figures.startedAt = MetricsClock.now()
             // Cancelled before it started: the cancellation's work ran first, and found nothing.
             if cancelled { return fail(URLError(.cancelled)) }
             if let deadline {
@@ -217,8 +211,7 @@
         }
 
         private func connect() {
-            connectStartedAt = MetricsClock.now()
-            connectedAt = nil
+            figures.connectStarts()
             resolver.addresses(of: host, port: port, on: loop) { [self] result in
                 guard !done else { return }
                 switch result {
@@ -232,7 +225,7 @@
             socket.connect(to: addresses[...], name: "\(host):\(port)") { [self] result in
                 switch result {
                 case .success:
-                    connectedAt = MetricsClock.now()
+                    figures.connectedAt = MetricsClock.now()
                     send(reused: false)
                 case .failure(let error): fail(error)
                 }
@@ -241,7 +234,7 @@
 
         private func send(reused: Bool) {
             connectionReused = reused
-            bytesSent += Int64(head.count)
+            figures.bytesSent += Int64(head.count)
             socket.write(head) { [self] transfer in
                 switch transfer {
                 case .moved, .wouldBlock: receive(reused: reused)
@@ -268,8 +261,7 @@
                     }
                     return false
                 case .moved(let count):
-                    if firstByteAt == nil { firstByteAt = MetricsClock.now() }
-                    bytesReceived += Int64(count)
+                    figures.received(count)
                     do {
                         try intake.take(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
                     } catch {
@@ -314,14 +306,7 @@
         /// The request's figures for the call's metrics, reported before the call resumes.
         private func reportMetrics() {
             guard context.metrics != nil else { return }
-            context.report(
-                TransportMetrics(
-                    route: .directHTTP1, connectionReused: connectionReused,
-                    connectDuration: connectStartedAt.flatMap { start in
-                        connectedAt.map { MetricsClock.duration(from: start, to: $0) }
-                    },
-                    timeToFirstByte: firstByteAt.map { MetricsClock.duration(from: startedAt, to: $0) },
-                    bytesSent: bytesSent, bytesReceived: bytesReceived, requestBodyBytes: 0))
+            context.report(figures.report(connectionReused: connectionReused, requestBodyBytes: 0))
         }
 
         private func fail(_ error: any Error) {

@@ -203,14 +203,8 @@
         /// The outcome, held while `fileQueue` still has the intake (a call fails only once its
         /// sink is out of a write).
         private var heldResult: Result<TransportResponse, any Error>?
-        /// For the call's metrics, on ``MetricsClock``: when the exchange started on the loop, when
-        /// its (last) connect began and ended, when the first response byte came; bytes moved.
-        private var startedAt: UInt64 = 0
-        private var connectStartedAt: UInt64?
-        private var connectedAt: UInt64?
-        private var firstByteAt: UInt64?
-        private var bytesSent: Int64 = 0
-        private var bytesReceived: Int64 = 0
+        /// For the call's metrics: times and bytes of the request.
+        private var figures = DirectRequestFigures()
 
         private var loop: EventLoop { socket.loop }
 
@@ -271,7 +265,7 @@
 
         private func start(_ continuation: CheckedContinuation<TransportResponse, any Error>) {
             self.continuation = continuation
-            startedAt = MetricsClock.now()
+            figures.startedAt = MetricsClock.now()
             // Cancelled before it started: the cancellation's work ran first, and found nothing.
             if cancelled { return fail(URLError(.cancelled)) }
             if let deadline {
@@ -291,8 +285,7 @@
         }
 
         private func connect() {
-            connectStartedAt = MetricsClock.now()
-            connectedAt = nil
+            figures.connectStarts()
             resolver.addresses(of: host, port: port, on: loop) { [self] result in
                 guard !done else { return }
                 switch result {
@@ -307,7 +300,7 @@
                 guard !done else { return }
                 switch result {
                 case .success:
-                    connectedAt = MetricsClock.now()
+                    figures.connectedAt = MetricsClock.now()
                     sendHead()
                 case .failure(let error): fail(error)
                 }
@@ -341,7 +334,7 @@
                 }
                 switch transfer {
                 case .moved(let count):
-                    bytesSent += Int64(count)
+                    figures.bytesSent += Int64(count)
                     pendingOffset += count
                     if pendingOffset >= first.count {
                         pending.removeFirst()
@@ -619,22 +612,14 @@
 
         /// `count` bytes of the response arrived, for the call's metrics.
         private func noteReceived(_ count: Int) {
-            if firstByteAt == nil { firstByteAt = MetricsClock.now() }
-            bytesReceived += Int64(count)
+            figures.received(count)
         }
 
         private func resume(_ result: Result<TransportResponse, any Error>) {
             heldResult = nil
             if context.metrics != nil {
                 // Reported before the call resumes: its connection is its own, never reused.
-                context.report(
-                    TransportMetrics(
-                        route: .directHTTP1, connectionReused: false,
-                        connectDuration: connectStartedAt.flatMap { start in
-                            connectedAt.map { MetricsClock.duration(from: start, to: $0) }
-                        },
-                        timeToFirstByte: firstByteAt.map { MetricsClock.duration(from: startedAt, to: $0) },
-                        bytesSent: bytesSent, bytesReceived: bytesReceived, requestBodyBytes: sent))
+                context.report(figures.report(connectionReused: false, requestBodyBytes: sent))
             }
             let continuation = continuation
             self.continuation = nil
