@@ -140,7 +140,9 @@ import XCTest
             // `localhost` is a name (resolved on the resolver's threads, not the loop's), which
             // may give ::1 first: the fault server listens on 127.0.0.1 only, so the connection
             // goes on to the next address.
-            var components = try XCTUnwrap(URLComponents(url: try FaultServer.url(), resolvingAgainstBaseURL: false))
+            // Outside XCTUnwrap: without the server, FaultServer.url() skips the test.
+            let server = try FaultServer.url()
+            var components = try XCTUnwrap(URLComponents(url: server, resolvingAgainstBaseURL: false))
             components.host = "localhost"
             let root = try XCTUnwrap(components.url)
             let transport = HTTP1Transport(configuration: .ephemeral)
