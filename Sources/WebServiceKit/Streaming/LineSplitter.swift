@@ -1,0 +1,91 @@
+/// Why a streamed body could not be split into lines or events.
+///
+/// Every limit is checked as bytes arrive, so a server that never ends a line or an event cannot
+/// make the parser hold more than the limit (plus one piece of input) in memory.
+enum StreamParseError: Error, Equatable, Sendable {
+    /// A line grew past `limit` bytes (its line end not counted) before it ended.
+    case lineTooLong(limit: Int)
+    /// The stream ended inside a line, where the caller said it may not.
+    case unterminatedLine(length: Int)
+    /// One Server-Sent Event's data grew past `limit` bytes of UTF-8.
+    case eventTooLarge(limit: Int)
+}
+
+/// Splits a byte stream, fed in pieces of any size, into lines.
+///
+/// A line ends at LF or CRLF; with `splitsAtLoneCR` (Server-Sent Events: WHATWG HTML §9.2.6,
+/// "Lines must be separated by either a U+000D CARRIAGE RETURN U+000A LINE FEED (CRLF) character
+/// pair, a single U+000A LINE FEED (LF) character, or a single U+000D CARRIAGE RETURN (CR)
+/// character") also at a CR not followed by LF. A CR at the end of one piece followed by an LF at
+/// the start of the next is one line end, so the lines never depend on how the stream was cut.
+/// Without `splitsAtLoneCR` a lone CR is part of the line, and a CR right before LF is dropped.
+///
+/// Lines are delivered without their line end. A line still open when the stream ends is
+/// delivered by ``finish(allowingUnterminatedLine:)`` only. After an error the splitter keeps
+/// failing with the same error.
+struct LineSplitter: Sendable {
+    /// The longest line accepted, in bytes, its line end not counted.
+    let maximumLineLength: Int
+    /// Whether a lone CR ends a line (Server-Sent Events) or is part of it (JSON lines, text).
+    let splitsAtLoneCR: Bool
+
+    private var line: [UInt8] = []
+    /// A CR ended the last line (lone-CR mode): an LF right after it belongs to that line end.
+    private var afterCR = false
+    private var failure: StreamParseError?
+
+    /// A splitter for lines of at most `maximumLineLength` bytes (at least 0).
+    init(maximumLineLength: Int, splitsAtLoneCR: Bool) {
+        self.maximumLineLength = max(0, maximumLineLength)
+        self.splitsAtLoneCR = splitsAtLoneCR
+    }
+
+    /// Takes the next piece of the stream and returns the lines it completes, in order.
+    mutating func append(_ bytes: some Sequence<UInt8>) throws(StreamParseError) -> [[UInt8]] {
+        if let failure { throw failure }
+        var lines: [[UInt8]] = []
+        for byte in bytes {
+            if afterCR {
+                afterCR = false
+                if byte == 0x0A { continue }
+            }
+            switch byte {
+            case 0x0A:
+                if !splitsAtLoneCR, line.last == 0x0D { line.removeLast() }
+                lines.append(line)
+                line.removeAll(keepingCapacity: true)
+            case 0x0D where splitsAtLoneCR:
+                lines.append(line)
+                line.removeAll(keepingCapacity: true)
+                afterCR = true
+            default:
+                // Without lone-CR splitting a CR may still end the line (CRLF), so it is allowed one
+                // byte past the limit until the next byte shows whether it is content.
+                let limit = !splitsAtLoneCR && byte == 0x0D ? maximumLineLength + 1 : maximumLineLength
+                if line.count >= limit {
+                    let error = StreamParseError.lineTooLong(limit: maximumLineLength)
+                    failure = error
+                    throw error
+                }
+                line.append(byte)
+            }
+        }
+        return lines
+    }
+
+    /// Ends the stream: returns the last line when the stream ended inside one (not when it ended
+    /// right after a line end). When `allowingUnterminatedLine` is false such a line is an error.
+    mutating func finish(allowingUnterminatedLine: Bool) throws(StreamParseError) -> [UInt8]? {
+        if let failure { throw failure }
+        afterCR = false
+        guard !line.isEmpty else { return nil }
+        let last = line
+        line = []
+        guard allowingUnterminatedLine else {
+            let error = StreamParseError.unterminatedLine(length: last.count)
+            failure = error
+            throw error
+        }
+        return last
+    }
+}

@@ -1,0 +1,165 @@
+/// One Server-Sent Event, as the WHATWG HTML standard's event stream interpretation dispatches it
+/// (§9.2.6 "Interpreting an event stream").
+struct ServerSentEvent: Equatable, Sendable {
+    /// The event type: the last `event` field's value, `"message"` when there was none or it was empty.
+    var type: String
+    /// The `data` fields' values joined with LF.
+    var data: String
+    /// The last event ID when the event was dispatched: the last `id` field of the stream so far
+    /// (of this event or an earlier one) without a NUL, empty when none.
+    var id: String
+    /// The reconnection time, in milliseconds, that a valid `retry` field in this event's lines
+    /// set; `nil` when none did. (The stream's current value is ``ServerSentEventParser/reconnectionTime``.)
+    var retry: Int?
+}
+
+/// Parses a `text/event-stream` body, fed in pieces of any size, into ``ServerSentEvent``s,
+/// following WHATWG HTML §9.2.6:
+///
+/// - the stream is UTF-8, decoded with replacement (U+FFFD for each maximal invalid subpart); one
+///   leading BOM is stripped;
+/// - lines end at CRLF, LF or a lone CR (``LineSplitter``);
+/// - a line starting with `:` is a comment; a line without `:` is a field name with an empty value;
+///   otherwise the name is what precedes the first `:` and the value what follows, less one leading space;
+/// - `event` sets the event type, `data` appends its value and an LF to the data buffer, `id`
+///   sets the last event ID buffer unless the value contains NUL, `retry` sets the reconnection time
+///   when the value is ASCII digits only; other names are ignored;
+/// - an empty line dispatches: the last event ID is updated first (also when no event follows);
+///   with an empty data buffer no event is dispatched; otherwise its final LF is removed and the
+///   event delivered with type `message` when none was set;
+/// - an event not ended by an empty line when the stream ends is discarded.
+///
+/// Memory is bounded: a line longer than `maximumLineLength` bytes and an event whose data grows
+/// past `maximumDataSize` bytes of UTF-8 are typed errors (``StreamParseError``).
+struct ServerSentEventParser: Sendable {
+    /// The largest data of one event accepted, in bytes of UTF-8 (after decoding).
+    let maximumDataSize: Int
+
+    /// The last event ID: updated each time an empty line is reached (WHATWG "dispatch the event",
+    /// step 1), also when no event is dispatched. A reconnecting client sends it as `Last-Event-ID`.
+    private(set) var lastEventID = ""
+    /// The reconnection time, in milliseconds, set by the last valid `retry` field; `nil` when none.
+    /// A value past `Int.max` is `Int.max`.
+    private(set) var reconnectionTime: Int?
+
+    private var lines: LineSplitter
+    /// The stream's first bytes while they may still be a BOM (EF BB BF); `nil` once decided.
+    private var start: [UInt8]? = []
+    private var eventType = ""
+    private var data = ""
+    private var hasData = false
+    private var lastEventIDBuffer = ""
+    private var retry: Int?
+
+    /// A parser that accepts lines of at most `maximumLineLength` bytes and events of at most
+    /// `maximumDataSize` bytes of data.
+    init(maximumLineLength: Int = 1 << 20, maximumDataSize: Int = 16 << 20) {
+        self.maximumDataSize = max(0, maximumDataSize)
+        lines = LineSplitter(maximumLineLength: maximumLineLength, splitsAtLoneCR: true)
+    }
+
+    /// Takes the next piece of the stream and returns the events it completes, in order.
+    mutating func append(_ bytes: some Collection<UInt8>) throws(StreamParseError) -> [ServerSentEvent] {
+        guard var pending = start else { return try interpret(lines.append(bytes)) }
+        // WHATWG Encoding "UTF-8 decode": a BOM at the very start is removed, once. It may arrive
+        // split across pieces, so the first three bytes are held until they show whether it is one.
+        pending.append(contentsOf: bytes.prefix(3))
+        let bom: [UInt8] = [0xEF, 0xBB, 0xBF]
+        if pending.count < 3, bom.starts(with: pending) {
+            start = pending
+            return []
+        }
+        start = nil
+        let rest = bytes.dropFirst(min(3, bytes.count))
+        let head = pending.starts(with: bom) ? Array(pending.dropFirst(3)) : pending
+        return try interpret(lines.append(head + rest))
+    }
+
+    /// Ends the stream. An event not ended by an empty line is discarded (WHATWG: "If the file ends
+    /// in the middle of an event, before the final empty line, the incomplete event is not
+    /// dispatched"), and so is a last line without a line end, which cannot end an event.
+    mutating func finish() throws(StreamParseError) {
+        if let pending = start {
+            start = nil
+            _ = try interpret(lines.append(pending))
+        }
+        _ = try lines.finish(allowingUnterminatedLine: true)
+        eventType = ""
+        data = ""
+        hasData = false
+        retry = nil
+    }
+
+    private mutating func interpret(_ lines: [[UInt8]]) throws(StreamParseError) -> [ServerSentEvent] {
+        var events: [ServerSentEvent] = []
+        for line in lines {
+            if let event = try interpret(line) { events.append(event) }
+        }
+        return events
+    }
+
+    private mutating func interpret(_ line: [UInt8]) throws(StreamParseError) -> ServerSentEvent? {
+        guard let first = line.first else { return dispatch() }
+        if first == UInt8(ascii: ":") { return nil }
+        let name: ArraySlice<UInt8>
+        var value: ArraySlice<UInt8>
+        if let colon = line.firstIndex(of: UInt8(ascii: ":")) {
+            name = line[..<colon]
+            value = line[(colon + 1)...]
+            if value.first == UInt8(ascii: " ") { value = value.dropFirst() }
+        } else {
+            name = line[...]
+            value = []
+        }
+        // Field names are compared as bytes: a name with invalid UTF-8 decodes to U+FFFD, which
+        // none of these contain, so the comparison agrees with one on the decoded text.
+        switch String(decoding: name, as: UTF8.self) {
+        case "event":
+            eventType = String(decoding: value, as: UTF8.self)
+        case "data":
+            let text = String(decoding: value, as: UTF8.self)
+            let size = data.utf8.count + (hasData ? 1 : 0) + text.utf8.count
+            guard size <= maximumDataSize else { throw StreamParseError.eventTooLarge(limit: maximumDataSize) }
+            if hasData { data.append("\n") }
+            data.append(text)
+            hasData = true
+        case "id":
+            if !value.contains(0) { lastEventIDBuffer = String(decoding: value, as: UTF8.self) }
+        case "retry":
+            if !value.isEmpty, value.allSatisfy({ (0x30...0x39).contains($0) }) {
+                let time = Self.decimal(value)
+                retry = time
+                reconnectionTime = time
+            }
+        default:
+            break
+        }
+        return nil
+    }
+
+    /// WHATWG "dispatch the event", at an empty line.
+    private mutating func dispatch() -> ServerSentEvent? {
+        lastEventID = lastEventIDBuffer
+        defer {
+            eventType = ""
+            data = ""
+            hasData = false
+            retry = nil
+        }
+        guard hasData else { return nil }
+        return ServerSentEvent(
+            type: eventType.isEmpty ? "message" : eventType, data: data, id: lastEventID, retry: retry)
+    }
+
+    /// ASCII digits as a number, `Int.max` when it does not fit.
+    private static func decimal(_ digits: ArraySlice<UInt8>) -> Int {
+        var value = 0
+        for digit in digits {
+            let (times, overflowTimes) = value.multipliedReportingOverflow(by: 10)
+            let (sum, overflowSum) = times.addingReportingOverflow(Int(digit - 0x30))
+            if overflowTimes || overflowSum { return .max }
+            value = sum
+        }
+        return value
+    }
+}
