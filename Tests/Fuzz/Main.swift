@@ -27,6 +27,7 @@ let fuzzTargets: [(name: String, run: @Sendable ([UInt8]) -> Void)] = [
     ("response-intake", ResponseIntakeTarget.run),
     ("byte-range", ByteRangeTarget.run),
     ("certificate", CertificateTarget.run),
+    ("sse", ServerSentEventTarget.run),
 ]
 
 /// The target `WEBSERVICEKIT_FUZZ_TARGET` names; `nil` when it names none.

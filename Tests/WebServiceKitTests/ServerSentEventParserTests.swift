@@ -167,6 +167,19 @@ final class ServerSentEventParserTests: XCTestCase {
         }
     }
 
+    func testTheFirstLimitReachedIsTheErrorHoweverTheStreamIsCut() throws {
+        // The data limit is passed on the first line, the line limit on the second: fed whole, the
+        // first line is interpreted before the second is split (a finding of the `sse` fuzz target).
+        let stream = Array("data: 123456789\ndata: 0123456789abcdefghij\n\n".utf8)
+        for pieces in [[stream], stream.map { [$0] }] {
+            var parser = ServerSentEventParser(maximumLineLength: 16, maximumDataSize: 8)
+            XCTAssertThrowsError(try pieces.forEach { _ = try parser.append($0) }) { error in
+                XCTAssertEqual(error as? StreamParseError, .eventTooLarge(limit: 8))
+            }
+            XCTAssertThrowsError(try parser.finish(), "the error is kept")
+        }
+    }
+
     func testALinePastTheLimitIsATypedError() throws {
         var parser = ServerSentEventParser(maximumLineLength: 8)
         XCTAssertEqual(try parser.append(Array("data: 12\n\n".utf8)), [message("12")])

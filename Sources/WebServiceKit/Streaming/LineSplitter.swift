@@ -42,35 +42,45 @@ struct LineSplitter: Sendable {
 
     /// Takes the next piece of the stream and returns the lines it completes, in order.
     mutating func append(_ bytes: some Sequence<UInt8>) throws(StreamParseError) -> [[UInt8]] {
-        if let failure { throw failure }
         var lines: [[UInt8]] = []
-        for byte in bytes {
-            if afterCR {
-                afterCR = false
-                if byte == 0x0A { continue }
-            }
-            switch byte {
-            case 0x0A:
-                if !splitsAtLoneCR, line.last == 0x0D { line.removeLast() }
-                lines.append(line)
-                line.removeAll(keepingCapacity: true)
-            case 0x0D where splitsAtLoneCR:
-                lines.append(line)
-                line.removeAll(keepingCapacity: true)
-                afterCR = true
-            default:
-                // Without lone-CR splitting a CR may still end the line (CRLF), so it is allowed one
-                // byte past the limit until the next byte shows whether it is content.
-                let limit = !splitsAtLoneCR && byte == 0x0D ? maximumLineLength + 1 : maximumLineLength
-                if line.count >= limit {
-                    let error = StreamParseError.lineTooLong(limit: maximumLineLength)
-                    failure = error
-                    throw error
-                }
-                line.append(byte)
-            }
-        }
+        try append(bytes) { lines.append($0) }
         return lines
+    }
+
+    /// Takes the next piece of the stream and hands each line it completes to `line`, in order, as
+    /// soon as it is complete: an error on a later line of the piece comes after the earlier lines
+    /// were handled. An error `line` throws stops the splitter, as its own errors do.
+    mutating func append(
+        _ bytes: some Sequence<UInt8>, each line: ([UInt8]) throws(StreamParseError) -> Void
+    ) throws(StreamParseError) {
+        if let failure { throw failure }
+        do throws(StreamParseError) {
+            for byte in bytes {
+                if afterCR {
+                    afterCR = false
+                    if byte == 0x0A { continue }
+                }
+                switch byte {
+                case 0x0A:
+                    if !splitsAtLoneCR, self.line.last == 0x0D { self.line.removeLast() }
+                    try line(self.line)
+                    self.line.removeAll(keepingCapacity: true)
+                case 0x0D where splitsAtLoneCR:
+                    try line(self.line)
+                    self.line.removeAll(keepingCapacity: true)
+                    afterCR = true
+                default:
+                    // Without lone-CR splitting a CR may still end the line (CRLF), so it may stand
+                    // one byte past the limit until the next byte shows whether it is content.
+                    let limit = !splitsAtLoneCR && byte == 0x0D ? maximumLineLength + 1 : maximumLineLength
+                    if self.line.count >= limit { throw StreamParseError.lineTooLong(limit: maximumLineLength) }
+                    self.line.append(byte)
+                }
+            }
+        } catch {
+            failure = error
+            throw error
+        }
     }
 
     /// Ends the stream: returns the last line when the stream ended inside one (not when it ended

@@ -60,7 +60,7 @@ struct ServerSentEventParser: Sendable {
 
     /// Takes the next piece of the stream and returns the events it completes, in order.
     mutating func append(_ bytes: some Collection<UInt8>) throws(StreamParseError) -> [ServerSentEvent] {
-        guard var pending = start else { return try interpret(lines.append(bytes)) }
+        guard var pending = start else { return try interpret(bytes) }
         // WHATWG Encoding "UTF-8 decode": a BOM at the very start is removed, once. It may arrive
         // split across pieces, so the first three bytes are held until they show whether it is one.
         pending.append(contentsOf: bytes.prefix(3))
@@ -72,7 +72,7 @@ struct ServerSentEventParser: Sendable {
         start = nil
         let rest = bytes.dropFirst(min(3, bytes.count))
         let head = pending.starts(with: bom) ? Array(pending.dropFirst(3)) : pending
-        return try interpret(lines.append(head + rest))
+        return try interpret(head + rest)
     }
 
     /// Ends the stream. An event not ended by an empty line is discarded (WHATWG: "If the file ends
@@ -81,7 +81,7 @@ struct ServerSentEventParser: Sendable {
     mutating func finish() throws(StreamParseError) {
         if let pending = start {
             start = nil
-            _ = try interpret(lines.append(pending))
+            _ = try interpret(pending)
         }
         _ = try lines.finish(allowingUnterminatedLine: true)
         eventType = ""
@@ -90,15 +90,22 @@ struct ServerSentEventParser: Sendable {
         retry = nil
     }
 
-    private mutating func interpret(_ lines: [[UInt8]]) throws(StreamParseError) -> [ServerSentEvent] {
+    /// Splits `bytes` into lines and interprets each as soon as it ends, so that an error comes at
+    /// the same byte however the stream was cut.
+    private mutating func interpret(_ bytes: some Sequence<UInt8>) throws(StreamParseError) -> [ServerSentEvent] {
         var events: [ServerSentEvent] = []
-        for line in lines {
-            if let event = try interpret(line) { events.append(event) }
+        // The splitter is moved out while it calls back into `self`, and its buffer stays uniquely
+        // referenced (a copy would be copied on write at every piece).
+        var splitter = lines
+        lines = LineSplitter(maximumLineLength: 0, splitsAtLoneCR: true)
+        defer { lines = splitter }
+        try splitter.append(bytes) { (line) throws(StreamParseError) in
+            if let event = try interpret(line: line) { events.append(event) }
         }
         return events
     }
 
-    private mutating func interpret(_ line: [UInt8]) throws(StreamParseError) -> ServerSentEvent? {
+    private mutating func interpret(line: [UInt8]) throws(StreamParseError) -> ServerSentEvent? {
         guard let first = line.first else { return dispatch() }
         if first == UInt8(ascii: ":") { return nil }
         let name: ArraySlice<UInt8>
