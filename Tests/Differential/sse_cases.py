@@ -39,8 +39,13 @@ sys.modules["httpx_sse"] = _package
 
 from httpx_sse._decoders import SSEDecoder, SSELineDecoder  # noqa: E402
 
-NAMES = ["data"] * 8 + ["event"] * 2 + ["id"] * 2 + ["retry"] * 2 + ["", "Data", "dat", "data ", " data", "x", "\ufeffdata", "da\u0000ta", "événement"]
-RETRIES = ["0", "12", "1500", "007", "+5", "-1", " 7", "7 ", "1_0", "\u0663", "\uff11\uff12", "", "1x", "9" * 19, "9" * 30, "9223372036854775807", "9223372036854775808"]
+NAMES = ["data"] * 8 + ["event"] * 2 + ["id"] * 2 + ["retry"] * 2 + [
+    "", "Data", "dat", "data ", " data", "x", "\ufeffdata", "da\u0000ta", "événement",
+]
+RETRIES = [
+    "0", "12", "1500", "007", "+5", "-1", " 7", "7 ", "1_0", "\u0663", "\uff11\uff12", "", "1x",
+    "9" * 19, "9" * 30, "9223372036854775807", "9223372036854775808",
+]
 TEXT = "abcXYZ 019:\t\u0000\u00e9\u20ac\U0001F600\ufeff,;-"
 ENDS = ["\n", "\n", "\r\n", "\r"]
 
@@ -78,7 +83,8 @@ def stream(rng):
     if rng.random() < 0.3:
         for _ in range(rng.randrange(1, 4)):
             position = rng.randrange(len(data) + 1)
-            data[position:position] = bytes([rng.choice([0xFF, 0xE2, 0x82, 0xC0, 0x0D, 0x0A, 0x3A, 0x20, 0x00, 0xEF])])
+            noise = [0xFF, 0xE2, 0x82, 0xC0, 0x0D, 0x0A, 0x3A, 0x20, 0x00, 0xEF]
+            data[position:position] = bytes([rng.choice(noise)])
     return bytes(data)
 
 
@@ -145,8 +151,8 @@ def main():
             described = []
             for event, had_data, lenient, huge in read(data, rng):
                 retry = "-" if event.retry is None else str(event.retry)
-                described.append(
-                    f"{b64(event.event)},{b64(event.data)},{b64(event.id)},{retry},{int(had_data)},{int(lenient)},{int(huge)}")
+                flags = f"{int(had_data)},{int(lenient)},{int(huge)}"
+                described.append(f"{b64(event.event)},{b64(event.data)},{b64(event.id)},{retry},{flags}")
             out.write(base64.b64encode(data).decode("ascii") + "\t" + ";".join(described) + "\n")
 
 
