@@ -51,7 +51,7 @@ final class LineSplitterTests: XCTestCase {
         XCTAssertEqual(try lines([Array("1234\r\n".utf8)], loneCR: false, limit: 4), ["1234"])
         XCTAssertEqual(try lines([Array("1234\r".utf8), Array("\n".utf8)], loneCR: false, limit: 4), ["1234"])
         XCTAssertEqual(try lines([Array("1234\r\r\n".utf8)], loneCR: true, limit: 4), ["1234", ""])
-        for text in ["12345\n", "1234\rx\n", "1234\r\r\n"] {
+        for text in ["12345\n", "1234\rx\n", "1234\r\r\n", "1234\r"] {
             XCTAssertThrowsError(try lines([Array(text.utf8)], loneCR: false, limit: 4), text.debugDescription) {
                 XCTAssertEqual($0 as? StreamParseError, .lineTooLong(limit: 4))
             }

@@ -91,8 +91,12 @@ struct LineSplitter: Sendable {
         guard !line.isEmpty else { return nil }
         let last = line
         line = []
-        guard allowingUnterminatedLine else {
-            let error = StreamParseError.unterminatedLine(length: last.count)
+        // A CR held as a possible CRLF is content now: it may take the line past the limit.
+        let error: StreamParseError? =
+            last.count > maximumLineLength
+            ? .lineTooLong(limit: maximumLineLength)
+            : allowingUnterminatedLine ? nil : .unterminatedLine(length: last.count)
+        if let error {
             failure = error
             throw error
         }

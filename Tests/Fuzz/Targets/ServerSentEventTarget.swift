@@ -10,7 +10,10 @@
 ///   fails with the same error; where it fails, the events it delivered before are the first
 ///   events of the byte-at-a-time run;
 /// - no event's data is longer than the limit, its type is never empty, and its id holds no NUL;
-/// - a retry is never negative.
+/// - a retry is never negative;
+/// - the plain ``LineSplitter`` (LF and CRLF, a lone CR is content) gives the same lines, or the
+///   same error, fed whole, in those pieces and a byte at a time; no line holds an LF or is longer
+///   than the limit, the unterminated last line included.
 enum ServerSentEventTarget {
     private struct Run: Equatable {
         var events: [ServerSentEvent] = []
@@ -61,11 +64,41 @@ enum ServerSentEventTarget {
             fuzzCheck(byteRun.events.starts(with: whole.events), "whole: events not delivered a byte at a time")
             fuzzCheck(byteRun.events.starts(with: cutRun.events), "pieces: events not delivered a byte at a time")
         }
+        checkLines(pieces: pieces, stream: stream, maximumLineLength: maximumLineLength)
         for event in byteRun.events {
             fuzzCheck(event.data.utf8.count <= maximumDataSize, "data of \(event.data.utf8.count) bytes")
             fuzzCheck(!event.type.isEmpty, "an empty event type")
             fuzzCheck(!event.id.unicodeScalars.contains("\u{0}"), "an id with NUL")
             fuzzCheck((event.retry ?? 0) >= 0, "a negative retry")
+        }
+    }
+
+    private static func checkLines(pieces: [ArraySlice<UInt8>], stream: [UInt8], maximumLineLength: Int) {
+        func split(_ pieces: [ArraySlice<UInt8>]) -> (lines: [[UInt8]], last: [UInt8]?, error: StreamParseError?) {
+            var splitter = LineSplitter(maximumLineLength: maximumLineLength, splitsAtLoneCR: false)
+            var lines: [[UInt8]] = []
+            do {
+                for piece in pieces { lines += try splitter.append(piece) }
+                return (lines, try splitter.finish(allowingUnterminatedLine: true), nil)
+            } catch {
+                return (lines, nil, error)
+            }
+        }
+        let whole = split([stream[...]])
+        let cut = split(pieces)
+        let bytes = split(stream.indices.map { stream[$0...$0] })
+        fuzzCheck(cut.error == whole.error && bytes.error == whole.error, "lines: the error depends on the cuts")
+        if whole.error == nil {
+            fuzzCheck(cut.lines == whole.lines && bytes.lines == whole.lines, "lines: the lines depend on the cuts")
+            fuzzCheck(cut.last == whole.last && bytes.last == whole.last, "lines: the last line depends on the cuts")
+        }
+        for line in bytes.lines {
+            fuzzCheck(!line.contains(0x0A), "lines: an LF kept in a line")
+            fuzzCheck(line.count <= maximumLineLength, "lines: a line of \(line.count) bytes")
+        }
+        if let last = bytes.last {
+            fuzzCheck(
+                !last.contains(0x0A) && last.count <= maximumLineLength, "lines: a last line of \(last.count) bytes")
         }
     }
 }
