@@ -54,33 +54,49 @@ struct LineSplitter: Sendable {
         _ bytes: some Sequence<UInt8>, each line: ([UInt8]) throws(StreamParseError) -> Void
     ) throws(StreamParseError) {
         if let failure { throw failure }
+        let input = Array(bytes)
         do throws(StreamParseError) {
-            for byte in bytes {
+            var index = 0
+            while index < input.count {
                 if afterCR {
                     afterCR = false
-                    if byte == 0x0A { continue }
+                    if input[index] == 0x0A {
+                        index += 1
+                        continue
+                    }
                 }
-                switch byte {
-                case 0x0A:
+                let stop =
+                    splitsAtLoneCR
+                    ? input[index...].firstIndex { $0 == 0x0A || $0 == 0x0D } : input[index...].firstIndex(of: 0x0A)
+                try appendContent(input[index..<(stop ?? input.count)])
+                guard let stop else { break }
+                if input[stop] == 0x0A {
                     if !splitsAtLoneCR, self.line.last == 0x0D { self.line.removeLast() }
-                    try line(self.line)
-                    self.line.removeAll(keepingCapacity: true)
-                case 0x0D where splitsAtLoneCR:
-                    try line(self.line)
-                    self.line.removeAll(keepingCapacity: true)
+                } else {
                     afterCR = true
-                default:
-                    // Without lone-CR splitting a CR may still end the line (CRLF), so it may stand
-                    // one byte past the limit until the next byte shows whether it is content.
-                    let limit = !splitsAtLoneCR && byte == 0x0D ? maximumLineLength + 1 : maximumLineLength
-                    if self.line.count >= limit { throw StreamParseError.lineTooLong(limit: maximumLineLength) }
-                    self.line.append(byte)
                 }
+                try line(self.line)
+                self.line.removeAll(keepingCapacity: true)
+                index = stop + 1
             }
         } catch {
             failure = error
             throw error
         }
+    }
+
+    /// Adds bytes that end no line. Without lone-CR splitting a CR at the end may still be the
+    /// start of a CRLF, so it may stand one byte past the limit until the next byte shows whether
+    /// it is content.
+    private mutating func appendContent(_ content: ArraySlice<UInt8>) throws(StreamParseError) {
+        let count = line.count + content.count
+        if count > maximumLineLength {
+            let lastByte = content.last ?? line.last
+            guard !splitsAtLoneCR, count == maximumLineLength + 1, lastByte == 0x0D else {
+                throw StreamParseError.lineTooLong(limit: maximumLineLength)
+            }
+        }
+        line.append(contentsOf: content)
     }
 
     /// Ends the stream: returns the last line when the stream ended inside one (not when it ended
