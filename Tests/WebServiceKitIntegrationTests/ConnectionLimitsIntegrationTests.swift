@@ -88,6 +88,20 @@ import XCTest
         }
 
         /// `count` concurrent calls of `/keep-alive/peer`, each ending counted once.
+        /// How many calls were answered; any ending other than an answer or the out-of-descriptors
+        /// error fails the test.
+        private func answeredCount(_ endings: [Ending], file: StaticString = #filePath, line: UInt = #line) -> Int {
+            var answered = 0
+            for ending in endings {
+                switch ending {
+                case .answered: answered += 1
+                case .outOfDescriptors: break
+                case .other(let text): XCTFail(text, file: file, line: line)
+                }
+            }
+            return answered
+        }
+
         private func endings(_ client: WebServiceClient, tag: String, count: Int) async -> [Ending] {
             await withTaskGroup(of: Ending.self) { tasks in
                 for _ in 0..<count {
@@ -136,14 +150,7 @@ import XCTest
             let cameFree = transport.pool.counts.open + exhaustion.spareDescriptors()
             exhaustion.restore()
             XCTAssertEqual(endings.count, calls)
-            var answered = 0
-            for ending in endings {
-                switch ending {
-                case .answered: answered += 1
-                case .outOfDescriptors: break
-                case .other(let text): XCTFail(text)
-                }
-            }
+            let answered = answeredCount(endings)
             if cameFree == 0 { XCTAssertEqual(answered, 0, "no descriptor, no answer") }
             // Every place given back: what is open is idle, nothing leased or waiting.
             XCTAssertEqual(transport.pool.counts.open, transport.pool.counts.idle, "\(transport.pool.counts)")
@@ -165,14 +172,7 @@ import XCTest
             let endings = await endings(client, tag: tag, count: calls)
             exhaustion.restore()
             XCTAssertEqual(endings.count, calls)
-            var answered = 0
-            for ending in endings {
-                switch ending {
-                case .answered: answered += 1
-                case .outOfDescriptors: break
-                case .other(let text): XCTFail(text)
-                }
-            }
+            let answered = answeredCount(endings)
             XCTAssertGreaterThanOrEqual(answered, 1, "the first connection had a descriptor")
             // Every place given back: what is open is idle, nothing leased or waiting.
             XCTAssertEqual(transport.pool.counts.open, transport.pool.counts.idle, "\(transport.pool.counts)")

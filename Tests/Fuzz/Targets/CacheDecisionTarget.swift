@@ -85,6 +85,11 @@ enum CacheDecisionTarget {
             fuzzCheck(fresh.responseHeaders.values(for: field.name).contains(field.value), "304 lost \(field.name)")
         }
         checkPreconditions(requestHeaders, entry: entry)
+        // `Retry-After` from the same response fields (the retry stage reads it): a wait, when
+        // there is one, is finite and never negative.
+        if let wait = RetryAfter.seconds(in: responseHeaders, now: now) {
+            fuzzCheck(wait.isFinite && wait >= 0, "Retry-After wait \(wait)")
+        }
         _ = CacheRules.notModifiedFreshens(entry, notModifiedHeaders: requestHeaders)
         _ = CacheRules.headResponseFreshens(entry, headResponseHeaders: requestHeaders)
 
