@@ -19,6 +19,18 @@ struct CacheStage: CallStage {
         let call = next.call
         let policy = call.descriptor.cache
         guard let cache = call.cache, let url = outgoing.request.url else { return try await next.proceed(outgoing) }
+        if call.descriptor.streamsResponse {
+            // A streamed response is never stored or served from the store (its body is the
+            // consumer's, as it arrives); a successful unsafe request still invalidates (§4.4).
+            let answer = try await next.proceed(outgoing)
+            for stale in CacheRules.urisToInvalidate(
+                requestURL: url, method: HTTPMethod(rawValue: outgoing.request.httpMethod ?? "GET"),
+                status: answer.response.statusCode, responseHeaders: answer.response.headers)
+            {
+                cache.store.remove(CacheRules.cacheKey(for: stale))
+            }
+            return answer
+        }
         let request = outgoing.request
         let requestHeaders = HTTPHeaders(request.allHTTPHeaderFields ?? [:])
         let method = HTTPMethod(rawValue: request.httpMethod ?? "GET")

@@ -39,15 +39,24 @@ public struct CallDescriptor: Sendable {
     ///
     /// `supportsSerializationRoot` tells whether the response serializer can decode from a
     /// ``CallFields/serializationRoot``; `downloadsToFile`, whether the call's response body goes
-    /// to a file (a `WebServiceCall<DownloadedFile>`).
-    init(_ fields: CallFields, supportsSerializationRoot: Bool, downloadsToFile: Bool = false) {
+    /// to a file (a `WebServiceCall<DownloadedFile>`); `streamsResponse`, whether its response is
+    /// a ``ResponseStream``.
+    init(
+        _ fields: CallFields, supportsSerializationRoot: Bool, downloadsToFile: Bool = false,
+        streamsResponse: Bool = false
+    ) {
         storage = Storage(
-            fields, supportsSerializationRoot: supportsSerializationRoot, downloadsToFile: downloadsToFile)
+            fields, supportsSerializationRoot: supportsSerializationRoot, downloadsToFile: downloadsToFile,
+            streamsResponse: streamsResponse)
     }
 
     /// Whether the call's response body goes to a file (``DownloadedFile``): decided once, when
     /// the descriptor is made from its serializer, never by a type test per call.
     var downloadsToFile: Bool { storage.downloadsToFile }
+
+    /// Whether the call's response is a ``ResponseStream`` (`WebServiceCall<ResponseStream<E>>`):
+    /// never cached, whichever way it is performed. Decided once, from its serializer.
+    var streamsResponse: Bool { storage.streamsResponse }
 
     /// The fields, the name in use, the identity and the compiled form: made once per descriptor.
     @usableFromInline final class Storage: Sendable {
@@ -56,10 +65,12 @@ public struct CallDescriptor: Sendable {
         @usableFromInline let fields: CallFields
         let compiled: Result<CompiledCall, WebServiceError>
         let downloadsToFile: Bool
+        let streamsResponse: Bool
 
-        init(_ fields: CallFields, supportsSerializationRoot: Bool, downloadsToFile: Bool) {
+        init(_ fields: CallFields, supportsSerializationRoot: Bool, downloadsToFile: Bool, streamsResponse: Bool) {
             id = CallID.next()
             self.downloadsToFile = downloadsToFile
+            self.streamsResponse = streamsResponse
             name = fields.name ?? "\(fields.method.rawValue) \(fields.relativePath)"
             self.fields = fields
             compiled = Result { () throws(WebServiceError) in
@@ -107,6 +118,9 @@ final class CompiledCall: Sendable {
 
     init(_ fields: CallFields, supportsSerializationRoot: Bool) throws(WebServiceError) {
         let method = fields.method
+        guard fields.streamBufferSize > 0, (fields.maximumStreamedBodySize ?? 0) >= 0 else {
+            throw .invalidCall("streamBufferSize must be positive and maximumStreamedBodySize at least 0")
+        }
         guard method.isValidToken else {
             throw .invalidCall("method \"\(method.rawValue)\" is not a valid HTTP token (RFC 9110 §9.1)")
         }

@@ -80,6 +80,15 @@ public struct CallFields: Sendable {
     /// idempotency key). `GET`, `HEAD`, `OPTIONS`, `PUT`, `DELETE` and `TRACE` are idempotent
     /// already (RFC 9110 §9.2.2).
     public var isIdempotent: Bool = false
+    /// For a streamed response (``WebServiceClient/stream(_:_:)``): how many bytes may wait for
+    /// the consumer before the transport stops reading (the server is then held back by TCP), and
+    /// reads again once half of them were consumed. See ``ResponseStream``.
+    public var streamBufferSize: Int = 256 * 1024
+    /// For a streamed response: the most bytes its whole body may have; `nil` (the default) for no
+    /// limit, since a stream may run for hours. ``WebServiceClient/maximumResponseBodySize`` does
+    /// not apply to a streamed body, only to the body of an error status, which is read whole.
+    /// Past it the stream fails with ``WebServiceError/responseTooLarge(limit:statusCode:)``.
+    public var maximumStreamedBodySize: Int? = nil
 
     /// Fields with every default: a `GET` of `relativePath` unless `method` says otherwise.
     public init(method: HTTPMethod = .get, relativePath: String) {

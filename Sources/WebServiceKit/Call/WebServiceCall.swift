@@ -108,7 +108,8 @@ public struct WebServiceCall<Response: Sendable>: Sendable {
         responseSerializer = serializer
         descriptor = CallDescriptor(
             fields, supportsSerializationRoot: serializer.supportsSerializationRoot,
-            downloadsToFile: serializer is DownloadedFileSerializer)
+            downloadsToFile: serializer is DownloadedFileSerializer,
+            streamsResponse: serializer is any StreamingSerializer)
     }
 }
 

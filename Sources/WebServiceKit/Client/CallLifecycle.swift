@@ -52,20 +52,26 @@ struct CallLifecycle: Sendable {
     /// Runs the call (its stages, validation) and makes its result with `decode`; then closes the
     /// call's progress with the outcome. `nil` when the call's task delivered a cancellation
     /// first: nothing more may be delivered.
+    ///
+    /// A streamed call (`streaming`) leaves its progress open on success: its stream closes it
+    /// when the body ends.
     func run<Value>(
         _ descriptor: CallDescriptor, arguments: [any Sendable], prepare: (any WebServiceInterceptor)?,
-        decode: (ValidatedResponse) throws(WebServiceError) -> Value
+        streaming: Bool = false, decode: (ValidatedResponse) throws(WebServiceError) -> Value
     ) async -> Result<Value, WebServiceError>? {
         let result: Result<Value, WebServiceError>
         do throws(WebServiceError) {
             let validated = try await client.execute(
-                descriptor, arguments: arguments, prepare: prepare, progress: reporter)
+                descriptor, arguments: arguments, prepare: prepare, progress: reporter, streaming: streaming)
             result = .success(try decode(validated))
         } catch {
             result = .failure(error)
         }
         if let task, !task.claimDelivery() { return nil }
-        if case .success = result { reporter.close(succeeded: true) } else { reporter.close(succeeded: false) }
+        switch result {
+        case .success: if !streaming { reporter.close(succeeded: true) }
+        case .failure: reporter.close(succeeded: false)
+        }
         return result
     }
 

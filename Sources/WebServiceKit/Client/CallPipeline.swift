@@ -16,9 +16,14 @@ extension WebServiceClient {
     ///
     /// `progress` gets the handler bound from the arguments; the caller closes it and delivers
     /// the outcome through it (``ProgressReporter/close(succeeded:then:)``).
+    ///
+    /// A `streaming` call (``WebServiceClient/stream(_:_:)``) returns once the head of its answer
+    /// arrived: the validated response's ``TransportResponse/live`` body is still arriving. The
+    /// body of an error status is read first (within ``WebServiceClient/maximumResponseBodySize``)
+    /// for its error.
     func execute(
         _ descriptor: CallDescriptor, arguments: [any Sendable],
-        prepare: (any WebServiceInterceptor)?, progress: ProgressReporter
+        prepare: (any WebServiceInterceptor)?, progress: ProgressReporter, streaming: Bool = false
     ) async throws(WebServiceError) -> ValidatedResponse {
         let settings = currentSettings
         let compiled = try descriptor.compiled.get()
@@ -35,7 +40,10 @@ extension WebServiceClient {
         // Every response body of the call goes into its one sink: memory within the limit, or the file.
         let reporter = progress.hasHandlers ? progress : nil
         let sink = ResponseBodySink(
-            maximumSize: settings.maximumResponseBodySize, download: download, progress: reporter)
+            maximumSize: settings.maximumResponseBodySize, download: download, progress: reporter,
+            stream: streaming
+                ? .init(bufferSize: descriptor.streamBufferSize, maximumBodySize: descriptor.maximumStreamedBodySize)
+                : nil)
         // Collected unless the client says not to (Docs/Metrics.md, its cost); a monitor needs them.
         let metrics =
             settings.collectsMetrics || settings.metricsMonitor != nil ? MetricsCollector() : nil
@@ -51,9 +59,16 @@ extension WebServiceClient {
                     call: descriptor, uploadLength: uploadLength, progress: reporter,
                     cacheIdentifier: prepared.cacheIdentifier, metrics: metrics, responseBody: sink))
             // Every stage of the call, in order: Stages.swift.
-            let exchange = try await CallStages.run(prepared.request, body: prepared.streamedBody, call: call)
+            var exchange = try await CallStages.run(prepared.request, body: prepared.streamedBody, call: call)
             source = exchange.response.source
             let validator = ResponseValidator(descriptor: descriptor, compiled: compiled, settings: settings)
+            if let live = exchange.response.live, !validator.isAccepted(exchange.response.statusCode) {
+                // A streamed call's error status: its body, within the limit, for the error.
+                exchange.response.body = await live.collect(upTo: settings.maximumResponseBodySize)
+                exchange.response.live = nil
+            }
+            // Any other live body of the call (a response an interceptor replaced) closes now.
+            if streaming { sink.endLive(keeping: exchange.response.live) }
             var validated =
                 if let download {
                     try validator.validateDownload(
@@ -62,9 +77,12 @@ extension WebServiceClient {
                     try validator.validate(exchange.response, for: exchange.request)
                 }
             // Counted only if the call succeeds: a body that fails to decode closes it as failed.
-            progress.recordSuccess(
-                uploadLength: uploadLength,
-                downloaded: validated.file?.byteCount ?? Int64(validated.response.body.count))
+            // A stream counts its body when it ends (``ResponseStream``).
+            if !streaming {
+                progress.recordSuccess(
+                    uploadLength: uploadLength,
+                    downloaded: validated.file?.byteCount ?? Int64(validated.response.body.count))
+            }
             if let finished = metrics?.finish(source: source, error: nil) {
                 validated.metrics = CallMetricsBox(finished)
                 settings.metricsMonitor?(finished)
@@ -72,6 +90,7 @@ extension WebServiceClient {
             return validated
         } catch {
             download?.discard()
+            if streaming { sink.endLive(keeping: nil) }
             if let monitor = settings.metricsMonitor, let metrics {
                 monitor(metrics.finish(source: source, error: error))
             }

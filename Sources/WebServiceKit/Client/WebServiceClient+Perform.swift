@@ -224,7 +224,7 @@ extension WebServiceClient {
 }
 
 /// The per-call `prepare` closure, as the innermost interceptor.
-private struct PrepareInterceptor: WebServiceInterceptor {
+struct PrepareInterceptor: WebServiceInterceptor {
     let prepare: @Sendable (inout URLRequest) throws -> Void
 
     func intercept(_ request: URLRequest, for call: CallDescriptor) async throws -> RequestInterception {

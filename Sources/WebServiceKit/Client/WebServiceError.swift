@@ -43,6 +43,10 @@ public enum WebServiceError: Error, Sendable, CustomStringConvertible {
     /// ``RetryPolicy/maximumTotalTime``): the call stopped rather than wait. The refusal carries
     /// the wait asked for and the response that asked.
     case retryAfterTooLong(RetryAfterRefusal)
+    /// A streamed response (``WebServiceClient/stream(_:_:)``, ``ResponseStream``) could not
+    /// go on: a line or an event past its limit, or a consumer that fell too far behind a
+    /// transport that cannot pause. See ``ResponseStreamError``.
+    case responseStream(ResponseStreamError)
 
     /// The failure of a response serializer, with an excerpt of the body it read.
     public struct DecodingFailure: Sendable, CustomStringConvertible {
@@ -139,6 +143,7 @@ public enum WebServiceError: Error, Sendable, CustomStringConvertible {
         case .responseTooLarge(let limit, let code):
             return "the response body (status \(code)) is larger than the \(limit)-byte limit; reading stopped"
         case .retryAfterTooLong(let refusal): return "retry refused: \(refusal)"
+        case .responseStream(let error): return "streamed response stopped: \(error)"
         }
     }
 

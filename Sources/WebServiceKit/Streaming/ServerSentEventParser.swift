@@ -1,18 +1,3 @@
-/// One Server-Sent Event, as the WHATWG HTML standard's event stream interpretation dispatches it
-/// (§9.2.6 "Interpreting an event stream").
-struct ServerSentEvent: Equatable, Sendable {
-    /// The event type: the last `event` field's value, `"message"` when there was none or it was empty.
-    var type: String
-    /// The `data` fields' values joined with LF.
-    var data: String
-    /// The last event ID when the event was dispatched: the last `id` field of the stream so far
-    /// (of this event or an earlier one) without a NUL, empty when none.
-    var id: String
-    /// The reconnection time, in milliseconds, that a valid `retry` field in this event's lines
-    /// set; `nil` when none did. (The stream's current value is ``ServerSentEventParser/reconnectionTime``.)
-    var retry: Int?
-}
-
 /// Parses a `text/event-stream` body, fed in pieces of any size, into ``ServerSentEvent``s,
 /// following WHATWG HTML §9.2.6:
 ///

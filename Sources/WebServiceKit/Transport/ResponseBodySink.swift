@@ -38,8 +38,20 @@ public final class ResponseBodySink: Sendable {
     public let maximumSize: Int?
     /// The call's download, when it downloads to a file.
     let download: FileDownload?
+    /// For a streamed call (``WebServiceClient/stream(_:_:)``): its buffer and size limit. Each
+    /// response's body then goes live to the consumer as it arrives (``LiveBody``), the limit of
+    /// memory bodies is the stream's, and transports that can stop reading ask
+    /// ``isBackedUp`` after each read.
+    let stream: StreamLimits?
     private let progress: ProgressReporter?
     private let state = Locked(State())
+
+    /// The bounds of a streamed call's bodies (``CallFields/streamBufferSize``,
+    /// ``CallFields/maximumStreamedBodySize``).
+    struct StreamLimits: Sendable {
+        var bufferSize: Int
+        var maximumBodySize: Int?
+    }
 
     /// The bytes of a file-bound body kept in memory for error handlers and errors.
     static let keptPrefix = 64 * 1024
@@ -53,6 +65,8 @@ public final class ResponseBodySink: Sendable {
         /// The call's file, which a transport wrote itself (``adopt(fileAt:)``): its length and
         /// first bytes.
         case adopted(length: Int64, prefix: Data)
+        /// A streamed call's consumer, as the body arrives.
+        case live(LiveBody)
     }
 
     private struct State {
@@ -74,15 +88,23 @@ public final class ResponseBodySink: Sendable {
         /// How many response heads began a body here, for the retry policy (a timeout after a
         /// head is not retried).
         var begun = 0
+        /// A streamed call's next live body, waiting for its head (``expectLive(_:onHead:)``).
+        var pendingLive: (body: LiveBody, onHead: @Sendable (TransportResponse) -> Void)?
+        /// A streamed call's last live body that got its head.
+        var currentLive: LiveBody?
     }
 
     /// A sink for one call. `download` is the call's file, if it downloads to one; `progress` the
     /// call's progress reporter, if anyone listens.
-    init(maximumSize: Int?, download: FileDownload?, progress: ProgressReporter?) {
+    init(maximumSize: Int?, download: FileDownload?, progress: ProgressReporter?, stream: StreamLimits? = nil) {
         self.maximumSize = maximumSize
         self.download = download
         self.progress = progress
+        self.stream = stream
     }
+
+    /// The limit of a body kept in memory: the client's, or a streamed call's own.
+    private var memoryLimit: Int? { stream == nil ? maximumSize : stream?.maximumBodySize }
 
     /// How many response heads arrived so far: each body begun here, and each head a transport
     /// noted without a body (``noteHeadArrived()``). The retry policy retries a timeout only
@@ -111,7 +133,7 @@ public final class ResponseBodySink: Sendable {
     /// The size limit of the body of a response with `statusCode`: ``maximumSize`` for a body
     /// kept in memory, `nil` (none) for one that goes to the call's file.
     public func limit(statusCode: Int) -> Int? {
-        writesToFile(statusCode: statusCode) ? nil : maximumSize
+        writesToFile(statusCode: statusCode) ? nil : memoryLimit
     }
 
     /// Starts the body of a response with `statusCode` (its final head arrived): it goes to the
@@ -130,9 +152,29 @@ public final class ResponseBodySink: Sendable {
     /// Starts a body whose progress the transport counts itself (``advance(to:expected:)``) when
     /// `countsAppendedBytes` is `false`: a body decoded as it arrives, whose progress is that of
     /// its bytes on the wire against its `Content-Length`.
+    ///
+    /// `head` is the response's status, fields and URL: a streamed call's body goes live with it
+    /// (the head reaches the stage that waits for it at once). A head-less begin keeps a streamed
+    /// call's body in memory until it is complete.
+    func begin(
+        statusCode: Int, expectedLength: Int64?, countsAppendedBytes: Bool, head: @autoclosure () -> TransportResponse?
+    ) throws(WebServiceError) {
+        try begin(statusCode: statusCode, expectedLength: expectedLength, countsAppendedBytes: countsAppendedBytes)
+        guard stream != nil, let head = head() else { return }
+        let published = state.withLock { state -> (@Sendable (TransportResponse) -> Void)? in
+            guard let pending = state.pendingLive else { return nil }
+            state.pendingLive = nil
+            state.currentLive = pending.body
+            state.destination = .live(pending.body)
+            return pending.onHead
+        }
+        published?(head)
+    }
+
     func begin(statusCode: Int, expectedLength: Int64?, countsAppendedBytes: Bool) throws(WebServiceError) {
         let expected = expectedLength.flatMap { $0 >= 0 ? $0 : nil }
         let file = try writesToFile(statusCode: statusCode) ? download?.openBody() : nil
+        let limit = memoryLimit
         try state.withLockResult { (state: inout State) throws(WebServiceError) in
             state.statusCode = statusCode
             state.expected = expected
@@ -148,8 +190,54 @@ public final class ResponseBodySink: Sendable {
                 return
             }
             state.destination = .memory(Data())
-            if let expected { try Self.admit(expected, into: &state, limit: maximumSize) }
+            if let expected { try Self.admit(expected, into: &state, limit: limit) }
         }.get()
+    }
+
+    // MARK: Streamed calls
+
+    /// Sets the live body the next response head of a streamed call begins, and what is told of
+    /// that head. The call's previous live body, if any, is cancelled: a new request means the
+    /// previous response was not the call's answer (a redirect, a challenge, a retried failure),
+    /// and its connection is closed rather than read to its end.
+    func expectLive(_ body: LiveBody, onHead: @escaping @Sendable (TransportResponse) -> Void) {
+        let previous = state.withLock { state -> [LiveBody] in
+            defer {
+                state.pendingLive = (body, onHead)
+                state.currentLive = nil
+            }
+            return [state.pendingLive?.body, state.currentLive].compactMap { $0 }
+        }
+        for body in previous { body.cancel(nil) }
+    }
+
+    /// Cancels the call's live bodies but `kept` (the answer's, which the consumer reads): the
+    /// call ended, and a body nobody will read must not hold its connection.
+    func endLive(keeping kept: LiveBody?) {
+        let bodies = state.withLock { state -> [LiveBody] in
+            defer {
+                state.pendingLive = nil
+                state.currentLive = nil
+            }
+            return [state.pendingLive?.body, state.currentLive].compactMap { $0 }
+        }
+        for body in bodies where body !== kept { body.cancel(nil) }
+    }
+
+    /// Whether a streamed call's consumer has a full buffer: a transport that can stop reading
+    /// does so after the read it just made, and reads again when ``whenDrained(_:)`` says.
+    /// Always `false` for other calls (no lock taken).
+    var isBackedUp: Bool {
+        guard stream != nil else { return false }
+        guard case .live(let body) = state.withLock({ $0.destination }) else { return false }
+        return body.isBackedUp
+    }
+
+    /// Calls `resume` once the streamed body being read has room again (at once when it has, or
+    /// when it is not live).
+    func whenDrained(_ resume: @escaping @Sendable () -> Void) {
+        guard case .live(let body) = state.withLock({ $0.destination }) else { return resume() }
+        body.whenDrained(resume)
     }
 
     /// Appends the next bytes of the body begun last: to memory (within ``maximumSize``) or to the
@@ -163,6 +251,7 @@ public final class ResponseBodySink: Sendable {
         try store(count: bytes.count) { (destination: inout Destination) throws(WebServiceError) in
             switch destination {
             case .none, .adopted: throw Self.notBegun
+            case .live(let body): try body.push(Data(bytes))
             case .memory(var data):
                 destination = .none
                 Self.append(bytes, to: &data)
@@ -185,6 +274,7 @@ public final class ResponseBodySink: Sendable {
         try store(count: data.count) { (destination: inout Destination) throws(WebServiceError) in
             switch destination {
             case .none, .adopted: throw Self.notBegun
+            case .live(let body): try body.push(data)
             case .memory(var kept):
                 destination = .none
                 if kept.isEmpty { kept = data } else { kept.append(data) }
@@ -214,6 +304,10 @@ public final class ResponseBodySink: Sendable {
             if let failure = state.failure { throw failure }
             switch state.destination {
             case .none: throw Self.notBegun
+            case .live:
+                // The consumer has the body; the transport stage ends it when the transport returns.
+                response.body = Data()
+                response.bodyFileLength = nil
             case .memory(let data):
                 response.body = data
                 response.bodyFileLength = nil
@@ -240,14 +334,14 @@ public final class ResponseBodySink: Sendable {
         try state.withLockResult { (state: inout State) throws(WebServiceError) in
             if let failure = state.failure { throw failure }
             switch state.destination {
-            case .none, .adopted: throw Self.notBegun
+            case .none, .adopted, .live: throw Self.notBegun
             case .file(let file, _):
                 file.close()
                 guard let download else { throw Self.notBegun }
                 let (length, prefix) = try download.adopt(location, prefixLength: Self.keptPrefix)
                 state.destination = .adopted(length: length, prefix: prefix)
             case .memory:
-                let limit = maximumSize.map { $0 < Int.max ? $0 + 1 : $0 }
+                let limit = memoryLimit.map { $0 < Int.max ? $0 + 1 : $0 }
                 guard let handle = FileHandle(forReadingAtPath: location.path) else {
                     throw .transport(URLError(.cannotOpenFile, reason: "the body's file cannot be opened"))
                 }
@@ -262,7 +356,7 @@ public final class ResponseBodySink: Sendable {
                 } catch {
                     throw .transport(URLError(.cannotOpenFile, reason: "the body's file cannot be read: \(error)"))
                 }
-                try Self.admit(Int64(data.count), into: &state, limit: maximumSize)
+                try Self.admit(Int64(data.count), into: &state, limit: memoryLimit)
                 state.destination = .memory(data)
             }
         }.get()
@@ -307,8 +401,10 @@ public final class ResponseBodySink: Sendable {
         let report = try state.withLockResult { (state: inout State) throws(WebServiceError) -> (Int64, Int64?)? in
             if let failure = state.failure { throw failure }
             let (total, overflow) = state.received.addingReportingOverflow(Int64(count))
-            if case .memory = state.destination {
-                try Self.admit(overflow ? Int64.max : total, into: &state, limit: maximumSize)
+            switch state.destination {
+            case .memory, .live:
+                try Self.admit(overflow ? Int64.max : total, into: &state, limit: memoryLimit)
+            default: break
             }
             try write(&state.destination)
             state.received = overflow ? Int64.max : total

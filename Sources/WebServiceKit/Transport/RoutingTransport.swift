@@ -128,7 +128,11 @@ public final class RoutingTransport: WebServiceTransport {
         guard let url = request.url, url.scheme?.lowercased() == "http", let host = url.host, !host.isEmpty,
             !proxyConfigured, !proxyEnvironment.appliesTo(host: host)
         else { return .session }
-        if request.httpBodyStream != nil || context.download != nil { return .http1 }
+        // A streamed response goes direct whatever its method: this transport stops reading when
+        // the consumer is behind, which URLSession on Linux cannot do.
+        if request.httpBodyStream != nil || context.download != nil || context.responseBody.stream != nil {
+            return .http1
+        }
         return HTTP1Transport.keepsAlive(request) ? .http1 : .session
     }
 }

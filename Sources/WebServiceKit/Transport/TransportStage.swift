@@ -5,14 +5,21 @@ import Foundation
 #endif
 
 /// The last stage: the client's transport carries the checked request and gives back the whole
-/// response. What it throws becomes a ``WebServiceError`` here, once.
+/// response, or, for a streamed call, its head as soon as it arrives with the body still coming
+/// (``LiveExchange``). What it throws becomes a ``WebServiceError`` here, once.
 struct TransportStage: CallStage {
     func send(_ outgoing: Outgoing, next: StageChain) async throws(WebServiceError) -> Answer {
         let context = next.call.context
         // The request's record in the call's metrics: its times, and what the transport reports.
         let start = context.metrics?.beginTransaction()
         do {
-            let response = try await next.call.transport.send(outgoing.request, context: context)
+            let response =
+                if let stream = context.responseBody.stream {
+                    try await LiveExchange.send(
+                        outgoing.request, transport: next.call.transport, context: context, limits: stream)
+                } else {
+                    try await next.call.transport.send(outgoing.request, context: context)
+                }
             if let start { context.metrics?.endTransaction(outgoing, start: start, response: response, error: nil) }
             return Answer(request: outgoing.request, response: response)
         } catch {

@@ -150,7 +150,7 @@ public final class URLSessionTransport: WebServiceTransport {
                 let sink = context.responseBody
                 if sink.downloadsToFile {
                     task = session.downloadTask(with: request)
-                } else if context.reportsProgress || sink.maximumSize != nil {
+                } else if context.reportsProgress || sink.maximumSize != nil || sink.stream != nil {
                     task = session.dataTask(with: request)
                 } else {
                     let router = router
@@ -163,7 +163,8 @@ public final class URLSessionTransport: WebServiceTransport {
                 router.register(exchange, for: task, context: context)
                 exchange.start(
                     task, continuation: continuation, timeout: request.timeoutInterval,
-                    seesHead: sink.downloadsToFile || context.reportsProgress || sink.maximumSize != nil)
+                    seesHead: sink.downloadsToFile || context.reportsProgress || sink.maximumSize != nil
+                        || sink.stream != nil)
             }
         } onCancel: {
             exchange.cancel()
@@ -249,7 +250,10 @@ private final class TaskExchange: @unchecked Sendable {  // every field is guard
         guard first else { return !failed }
         let expected = response.expectedContentLength
         do throws(WebServiceError) {
-            try sink.begin(statusCode: response.statusCode, expectedLength: expected >= 0 ? expected : nil)
+            let method = lock.withLock { task?.originalRequest?.httpMethod }
+            try sink.begin(
+                statusCode: response.statusCode, expectedLength: expected >= 0 ? expected : nil,
+                countsAppendedBytes: true, head: TransportResponse(response, method: method))
             return true
         } catch {
             fail(error)
@@ -291,8 +295,21 @@ private final class TaskExchange: @unchecked Sendable {  // every field is guard
         do throws(WebServiceError) {
             try sink.append(data)
         } catch {
-            fail(error)
+            return fail(error)
         }
+        if sink.isBackedUp { pauseUntilDrained() }
+    }
+
+    /// A streamed call's consumer is behind: on Apple platforms the task is suspended until it
+    /// catches up, which stops reading from the connection. FoundationNetworking (Linux) cannot
+    /// pause a task's input (its `suspend()` restarts the transfer on `resume()`), so there the
+    /// body keeps arriving and ``LiveBody`` bounds it with ``ResponseStreamError/consumerTooSlow(limit:)``.
+    private func pauseUntilDrained() {
+        #if !canImport(FoundationNetworking)
+            guard let task = lock.withLock({ self.task }) else { return }
+            task.suspend()
+            sink.whenDrained { task.resume() }
+        #endif
     }
 
     /// A download task's progress: the bytes Foundation wrote to its file so far.

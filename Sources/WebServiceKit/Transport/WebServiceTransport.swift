@@ -29,6 +29,8 @@ public struct TransportResponse: Sendable {
     /// Whether the body went through the call's ``ResponseBodySink`` (written into it by the
     /// transport, or poured into it by the client): it is not poured again.
     var passedSink = false
+    /// For a streamed call: the body as it still arrives, which ``body`` then leaves empty.
+    var live: LiveBody?
 
     /// Creates a response.
     public init(

@@ -13,8 +13,9 @@ extension WebServiceError {
         /// (``WebServiceError/retryAfterTooLong(_:)``).
         case http
         /// A body that is not what the serializer reads at all: empty where a value was
-        /// expected, malformed at its top level (not JSON, not XML), or larger than
-        /// ``WebServiceClient/maximumResponseBodySize`` (not read past the limit).
+        /// expected, malformed at its top level (not JSON, not XML), larger than
+        /// ``WebServiceClient/maximumResponseBodySize`` (not read past the limit), or a streamed
+        /// body past one of its limits (``WebServiceError/responseStream(_:)``).
         case ignoreData
         /// A well-formed body that does not fit the type: a missing key, a wrong type.
         case parse
@@ -36,7 +37,7 @@ extension WebServiceError {
             return .invalidRequest
         case .transport: return .network
         case .unacceptableStatus, .retryAfterTooLong: return .http
-        case .emptyBody, .responseTooLarge: return .ignoreData
+        case .emptyBody, .responseTooLarge, .responseStream: return .ignoreData
         case .decoding(let failure): return failure.isMalformedBody ? .ignoreData : .parse
         case .application: return .application
         case .authentication: return .authentication

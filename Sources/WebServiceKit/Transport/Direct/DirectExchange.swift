@@ -199,6 +199,7 @@ struct ResponseIntake {
     private var coding: Coding?
     /// The bytes of a coded body as they came on the wire, for its progress.
     private var wireBytes: Int64 = 0
+    private let url: URL?
 
     private enum Coding {
         /// The body is kept as it came.
@@ -207,9 +208,12 @@ struct ResponseIntake {
         case decoded(ContentDecoder)
     }
 
-    init(method: String, context: TransportContext) {
+    /// An intake for the response to a `method` request of `url` (the URL a streamed call's head
+    /// carries).
+    init(method: String, url: URL? = nil, context: TransportContext) {
         self.context = context
         self.method = method
+        self.url = url
         parser = HTTP1ResponseParser(requestMethod: method)
     }
 
@@ -258,7 +262,10 @@ struct ResponseIntake {
             let asIs = if case .asIs = coding { true } else { false }
             try sink.begin(
                 statusCode: head.statusCode, expectedLength: asIs ? parser.bodyLength.map(Int64.init) : nil,
-                countsAppendedBytes: asIs)
+                countsAppendedBytes: asIs,
+                head: TransportResponse(
+                    statusCode: head.statusCode,
+                    headers: asIs ? head.headers : ResponseDecoding.decodedHeaders(head.headers), url: url))
         }
         switch coding {
         case .asIs:

@@ -158,7 +158,7 @@
             self.deadline = deadline
             self.resolver = resolver
             self.context = context
-            intake = ResponseIntake(method: method, context: context)
+            intake = ResponseIntake(method: method, url: url, context: context)
         }
 
         /// Sends `head` (a GET or HEAD without a body) on `connection` and reads its response into
@@ -268,7 +268,12 @@
                         fail(error)
                         return false
                     }
-                    guard intake.parser.isComplete else { return true }
+                    guard intake.parser.isComplete else {
+                        // A streamed body whose consumer is behind: stop reading until it caught up.
+                        guard context.responseBody.isBackedUp else { return true }
+                        hold(reused: reused)
+                        return false
+                    }
                     complete()
                     return false
                 case .peerClosed:
@@ -277,6 +282,22 @@
                 case .failed(let reason):
                     lost(reused: reused, reason: reason)
                     return false
+                }
+            }
+        }
+
+        /// Leaves the input in the socket until the streamed body's consumer has room again (or
+        /// the connection hangs up, which is read at once).
+        private func hold(reused: Bool) {
+            socket.holdReading { [self] in
+                guard !done else { return }
+                receive(reused: reused)
+            }
+            let loop = loop
+            context.responseBody.whenDrained { [self] in
+                _ = loop.execute { [self] in
+                    guard !done, socket.isOpen else { return }
+                    receive(reused: reused)
                 }
             }
         }

@@ -25,6 +25,9 @@
         private var operation: UInt64 = 0
         /// Whether the socket is connected and not closed, readable from any thread.
         private let open = Locked(false)
+        /// What the registration waits for now, so that a change costs a system call only when
+        /// it is one.
+        private var interest: IOInterest = []
 
         init(loop: EventLoop) { self.loop = loop }
 
@@ -112,6 +115,7 @@
             precondition(loop.inLoop && fd >= 0, "read on a closed socket or off its loop")
             operation &+= 1
             let reading = operation
+            setInterest(.read)
             onEvent = { [unowned self] _ in
                 let transfer = SocketOperations.receive(fd, into: buffer)
                 if transfer == .wouldBlock { return }
@@ -139,6 +143,21 @@
             setInterest(interest)
         }
 
+        /// Stops reading, with the input left in the socket (the peer is held back by TCP), until
+        /// the next ``read(into:_:)``: a streamed body whose consumer is behind. A hang-up or an
+        /// error meanwhile calls `interrupted` once (read then, to learn how the input ended).
+        func holdReading(_ interrupted: @escaping () -> Void) {
+            precondition(loop.inLoop && fd >= 0, "holdReading on a closed socket or off its loop")
+            operation &+= 1
+            let holding = operation
+            onEvent = { [unowned self] events in
+                guard events.contains(.hangUp) || events.contains(.error) else { return }
+                if operation == holding { onEvent = nil }
+                interrupted()
+            }
+            setInterest([])
+        }
+
         /// Deregisters and closes the socket; no callback of it runs afterwards.
         func close() {
             precondition(loop.inLoop, "close off the socket's loop")
@@ -153,13 +172,15 @@
 
         private func adopt(_ descriptor: Int32, interest: IOInterest) throws(URLError) {
             fd = descriptor
+            self.interest = interest
             registration = try loop.register(descriptor, interest: interest) { [unowned self] events in
                 if let onEvent { onEvent(events) } else { close() }
             }
         }
 
         private func setInterest(_ interest: IOInterest) {
-            guard let registration else { return }
+            guard let registration, interest != self.interest else { return }
+            self.interest = interest
             // Cannot fail for a registered descriptor that is still open.
             try? loop.setInterest(interest, for: registration)
         }

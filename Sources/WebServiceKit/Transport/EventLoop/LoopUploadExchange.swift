@@ -196,6 +196,8 @@
         private let fileQueue: DispatchQueue?
         /// Whether `intake` is in `fileQueue`'s hands.
         private var intakeBusy = false
+        /// Whether a streamed body's consumer is behind: the socket is not read meanwhile.
+        private var heldForConsumer = false
         /// What arrived for `fileQueue` meanwhile: only when the connection hung up.
         private var backlog: [[UInt8]] = []
         /// How the input ended, once it did, for `fileQueue`'s path.
@@ -227,7 +229,7 @@
             self.readers = readers
             fileQueue = context.download != nil ? BodyStreamReader.files.nextQueue() : nil
             socket = LoopSocket(loop: loop)
-            intake = ResponseIntake(method: method, context: context)
+            intake = ResponseIntake(method: method, url: url, context: context)
             expectsContinue =
                 body != nil
                 && (request.value(forHTTPHeaderField: "Expect").map { $0.lowercased() == "100-continue" }
@@ -443,8 +445,9 @@
             socket.watch(reading)
         }
 
-        /// Input is read unless a download's file has the bytes read before.
-        private var reading: IOInterest { intakeBusy ? [] : .read }
+        /// Input is read unless a download's file has the bytes read before, or a streamed body's
+        /// consumer has not caught up.
+        private var reading: IOInterest { intakeBusy || heldForConsumer ? [] : .read }
 
         private func receive() {
             if fileQueue != nil { return receiveForFile() }
@@ -468,10 +471,26 @@
                 }
                 if intake.parser.isComplete { return complete() }
                 answered()
+                if context.responseBody.isBackedUp { holdForConsumer() }
             case .peerClosed:
                 fail(URLError(.networkConnectionLost, reason: "the server reset the connection"))
             case .failed(let reason):
                 fail(URLError(.networkConnectionLost, reason: reason))
+            }
+        }
+
+        /// Stops reading until the streamed body's consumer has room again; a hang-up meanwhile is
+        /// still read.
+        private func holdForConsumer() {
+            heldForConsumer = true
+            socket.watch(pending.isEmpty ? reading : reading.union(.write))
+            let loop = loop
+            context.responseBody.whenDrained { [self] in
+                _ = loop.execute { [self] in
+                    guard !done, heldForConsumer else { return }
+                    heldForConsumer = false
+                    socket.watch(pending.isEmpty ? reading : reading.union(.write))
+                }
             }
         }
 
@@ -497,7 +516,7 @@
             if let continueTimer { loop.cancelTimer(continueTimer) }
             continueTimer = nil
             socket.close()
-            intake = ResponseIntake(method: method, context: context)
+            intake = ResponseIntake(method: method, url: url, context: context)
             backlog.removeAll()
             inputEnd = nil
             expectsContinue = false
