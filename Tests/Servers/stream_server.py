@@ -238,7 +238,8 @@ def split_mode(query):
 
 
 def batched(units, size=64 * 1024):
-    """Whole units (each a list of writes) joined into writes of about `size` bytes."""
+    """Whole units (each a list of writes) joined into writes of about `size` bytes, each a unit
+    of its own (no pause between them)."""
     writes, pending, length = [], [], 0
     for unit in units:
         for piece in unit:
@@ -249,7 +250,7 @@ def batched(units, size=64 * 1024):
             pending, length = [], 0
     if pending:
         writes.append(b"".join(pending))
-    return [writes]
+    return [[write] for write in writes]
 
 
 class Handler(socketserver.BaseRequestHandler):
@@ -416,7 +417,7 @@ class Handler(socketserver.BaseRequestHandler):
             size = number(query, "bytes", 2_000_000)
             body = b"data: " + b"x" * size + b"\n\ndata: after\n\n"
             writes = [body[start : start + 7001] for start in range(0, len(body), 7001)]
-            self.stream("text/event-stream", [writes], "chunked", 0)
+            self.stream("text/event-stream", [[write] for write in writes], "chunked", 0)
         elif path == "/endless":
             interval = number(query, "interval", 10)
             self.begin("text/event-stream")
