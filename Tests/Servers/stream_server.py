@@ -36,7 +36,8 @@ an optional `tag=T` under which what happened is recorded (see /log). K counts f
   /firehose?tag=T&bytes=B      SSE events of exactly 100 bytes, B bytes in all (default 64 MiB,
                                rounded down to whole events), chunked, as fast as the socket
                                takes them; bytesSent is updated after each write (16,000 bytes)
-  /status?code=C               status C, text/plain `error body C`
+  /status?code=C               status C (200-599), text/plain `error body C` (no body for 204
+                               and 304)
   /reconnect?tag=T&per=K&total=M[&retry=MS][&interval=MS]
                                SSE with ids: starts after the request's Last-Event-ID (absent or
                                not a number: 0), sends K events (`id: n`, `data: n`), no length,
@@ -358,12 +359,14 @@ class Handler(socketserver.BaseRequestHandler):
     def pause(self, seconds):
         """Waits `seconds`, watching the socket: end of file (the client left) raises ClientGone."""
         deadline = time.monotonic() + seconds
+        # poll, not select: select fails on descriptors past 1023 (many connections at once).
+        watcher = select.poll()
+        watcher.register(self.request, select.POLLIN)
         while True:
             remaining = deadline - time.monotonic()
             if remaining <= 0:
                 return
-            readable, _, _ = select.select([self.request], [], [], remaining)
-            if not readable:
+            if not watcher.poll(remaining * 1000):
                 continue
             try:
                 data = self.request.recv(65536, socket.MSG_DONTWAIT)
@@ -447,9 +450,13 @@ class Handler(socketserver.BaseRequestHandler):
                 self.end()
         elif path == "/status":
             code = number(query, "code", 500)
-            if not 100 <= code <= 999:
-                raise BadQuery("code must be 100-999")
-            self.respond(code, f"error body {code}")
+            if not 200 <= code <= 599:
+                raise BadQuery("code must be 200-599")
+            if code in (204, 304):
+                # No body, no Content-Length (RFC 9110 §15.3.5, §15.4.5).
+                self.send(f"HTTP/1.1 {code} {HTTPStatus(code).phrase}\r\nConnection: close\r\n\r\n")
+            else:
+                self.respond(code, f"error body {code}")
         elif path == "/reconnect":
             self.reconnect(query, headers)
         elif path == "/log":

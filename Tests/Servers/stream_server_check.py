@@ -274,7 +274,12 @@ def check_status():
         check(response.status == code, f"/status?code={code}: status")
         check(response.body == f"error body {code}".encode(), f"/status?code={code}: body")
         check(response.headers.get("content-type") == "text/plain", f"/status?code={code}: text/plain")
+    for code in (204, 304):
+        response = fetch(f"/status?code={code}")
+        check(response.status == code and response.body == b"", f"/status?code={code}: no body")
+        check("content-length" not in response.headers, f"/status?code={code}: no Content-Length")
     check(fetch("/status?code=abc").status == 400, "/status?code=abc: 400")
+    check(fetch("/status?code=99").status == 400, "/status?code=99: 400")
     check(fetch("/nowhere").status == 404, "/nowhere: 404")
     check(fetch("/sse?framing=nope").status == 400, "/sse?framing=nope: 400")
     ok = fetch("/ok")
