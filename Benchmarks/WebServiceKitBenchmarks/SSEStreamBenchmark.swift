@@ -7,7 +7,7 @@ import Foundation
 
 /// The streaming measure (issue 24): 100,000 small Server-Sent Events from the loopback stream
 /// server (`Tests/Servers/stream_server.py`, `/sse?count=100000&interval=0&framing=chunked`: about
-/// 4.6 MB in chunks of about 64 KiB, written as fast as the socket takes them), read to the end.
+/// 4.8 MB in chunks of about 64 KiB, written as fast as the socket takes them), read to the end.
 /// Figures: events per second (wall time) and CPU time per event (`getrusage` of this process,
 /// user + system, before and after: the server is another process), the median of 5 rounds.
 ///
