@@ -45,7 +45,7 @@ if let exitCode = ScalingBenchmark.childExitCode(for: CommandLine.arguments) {
 
 // `webservice-bench --only NAME[,NAME…]` runs some measures: small-get, request-building,
 // decode, upload, download, cache, digest, size (`--size-items NAME,…` picks rows of size),
-// scaling (`--scaling-delay MS`, `--scaling-c N,…`).
+// scaling (`--scaling-delay MS`, `--scaling-c N,…`), sse.
 let only: Set<String>? = CommandLine.arguments.firstIndex(of: "--only").flatMap { index in
     index + 1 < CommandLine.arguments.count
         ? Set(CommandLine.arguments[index + 1].split(separator: ",").map(String.init)) : nil
@@ -65,3 +65,4 @@ if runs("cache") { CacheHitBenchmark.run() }
 if runs("digest") { DigestRoundTripBenchmark.run() }
 if runs("size") { SizeScalingBenchmark.run() }
 if runs("scaling") { ScalingBenchmark.run() }
+if runs("sse") { SSEStreamBenchmark.run() }

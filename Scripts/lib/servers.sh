@@ -157,6 +157,14 @@ start_fault_server() {
         python3 "$REPO_ROOT/Tests/Servers/fault_server.py" @PORT@
 }
 
+# Starts the streaming server (Tests/Servers/stream_server.py, standard library only), which sends
+# Server-Sent Events and JSON lines slowly and cut at awkward places, and exports its root,
+# http://127.0.0.1:PORT/, in the variable named $1 (WEBSERVICEKIT_STREAM_URL by default).
+start_stream_server() {
+    start_server "${1:-WEBSERVICEKIT_STREAM_URL}" "" ok \
+        python3 "$REPO_ROOT/Tests/Servers/stream_server.py" @PORT@
+}
+
 # Starts the server that parses multipart bodies with Werkzeug, Django or python-multipart (by
 # path; Tests/Servers/multipart_names.py) and exports WEBSERVICEKIT_MULTIPART_NAMES_URL.
 start_multipart_names() {
