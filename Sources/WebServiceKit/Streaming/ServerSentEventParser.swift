@@ -43,6 +43,18 @@ struct ServerSentEventParser: Sendable {
         lines = LineSplitter(maximumLineLength: maximumLineLength, splitsAtLoneCR: true)
     }
 
+    /// Starts the stream of a new connection (a reconnection, WHATWG HTML §9.2.3): lines, the BOM
+    /// and the event being built start over; the last event ID and the reconnection time stay.
+    mutating func restart() {
+        lines = LineSplitter(maximumLineLength: lines.maximumLineLength, splitsAtLoneCR: true)
+        start = []
+        eventType = ""
+        data = ""
+        hasData = false
+        retry = nil
+        lastEventIDBuffer = lastEventID
+    }
+
     /// Takes the next piece of the stream and returns the events it completes, in order.
     mutating func append(_ bytes: some Collection<UInt8>) throws(StreamParseError) -> [ServerSentEvent] {
         guard var pending = start else { return try interpret(bytes) }
