@@ -58,14 +58,17 @@ public struct ResponseStream<Element: Sendable>: AsyncSequence, Sendable {
 }
 
 /// What a ``ResponseStream`` and its iterator share: the head, the body (live, or in memory when
-/// the whole body came at once), the format, and what happens once at the end.
+/// the whole body came at once; a reconnected stream's body is the latest connection's), the
+/// format, and what happens once at the end.
 final class StreamSession<Element: Sendable>: Sendable {
     let statusCode: Int
     let headers: HTTPHeaders
     let url: URL?
     let format: StreamFormat<Element>
-    private let source: Source
-    private let state = Locked(State())
+    /// Sends the call again with the `Last-Event-ID` given (a reconnecting event stream); `nil`
+    /// for a stream that does not reconnect.
+    let reconnect: (@Sendable (String) async throws(WebServiceError) -> StreamSession<Element>)?
+    private let state: Locked<State>
 
     enum Source: Sendable {
         case live(LiveBody)
@@ -73,22 +76,26 @@ final class StreamSession<Element: Sendable>: Sendable {
     }
 
     private struct State {
+        var source: Source
         var iterated = false
         var memoryTaken = false
         var ended = false
         var onEnd: (@Sendable (_ succeeded: Bool, _ bodyBytes: Int64) -> Void)?
+        /// The wait before a reconnection, which ``finish(_:)`` cuts short.
+        var wait: Task<Void, any Error>?
     }
 
     init(
         statusCode: Int, headers: HTTPHeaders, url: URL?, source: Source, format: StreamFormat<Element>,
+        reconnect: (@Sendable (String) async throws(WebServiceError) -> StreamSession<Element>)? = nil,
         onEnd: (@Sendable (_ succeeded: Bool, _ bodyBytes: Int64) -> Void)? = nil
     ) {
         self.statusCode = statusCode
         self.headers = headers
         self.url = url
-        self.source = source
         self.format = format
-        state.withLock { $0.onEnd = onEnd }
+        self.reconnect = reconnect
+        state = Locked(State(source: source, onEnd: onEnd))
     }
 
     deinit {
@@ -104,31 +111,84 @@ final class StreamSession<Element: Sendable>: Sendable {
         }
     }
 
+    /// Whether the stream ended (read to its end, failed or cancelled).
+    var hasEnded: Bool { state.withLock { $0.ended } }
+
     /// The next piece of the body, `nil` at its end.
     func nextChunk() async throws(WebServiceError) -> Data? {
-        switch source {
-        case .live(let body):
-            return try await body.next()
-        case .memory(let data):
-            return state.withLock { state in
-                defer { state.memoryTaken = true }
-                return state.memoryTaken || data.isEmpty ? nil : data
+        let next = state.withLock { state -> Result<LiveBody, Never>? in
+            switch state.source {
+            case .live(let body): return .success(body)
+            case .memory: return nil
             }
+        }
+        if case .success(let body) = next { return try await body.next() }
+        return state.withLock { state -> Data? in
+            guard case .memory(let data) = state.source, !state.memoryTaken, !data.isEmpty else { return nil }
+            state.memoryTaken = true
+            return data
         }
     }
 
+    /// Takes over `other`'s body (a reconnection's): from now on the stream reads it, and `other`
+    /// ends without stopping it. Returns `false` when this stream ended meanwhile (the new body
+    /// is stopped then).
+    func adopt(_ other: StreamSession<Element>) -> Bool {
+        let source = other.state.withLock { state -> Source in
+            state.ended = true
+            state.onEnd = nil
+            return state.source
+        }
+        let adopted = state.withLock { state -> Bool in
+            guard !state.ended else { return false }
+            state.source = source
+            state.memoryTaken = false
+            return true
+        }
+        if !adopted, case .live(let body) = source { body.cancel(nil) }
+        return adopted
+    }
+
+    /// Waits `seconds` before a reconnection; ``finish(_:)`` (a cancellation) and the task's
+    /// cancellation end the wait at once.
+    func wait(_ seconds: TimeInterval, in environment: any RetryEnvironment) async throws(WebServiceError) {
+        let sleeper = Task { try await environment.sleep(seconds: seconds) }
+        let cancelled = state.withLock { state -> Bool in
+            state.wait = sleeper
+            return state.ended
+        }
+        if cancelled { sleeper.cancel() }
+        do {
+            try await withTaskCancellationHandler {
+                try await sleeper.value
+            } onCancel: {
+                sleeper.cancel()
+            }
+        } catch {
+            throw .cancelled(reason: nil)
+        }
+        state.withLock { $0.wait = nil }
+        if hasEnded { throw .cancelled(reason: nil) }
+    }
+
     /// The stream ended (its body read to the end, or stopped by `outcome`'s error): the body's
-    /// transport is stopped if it still runs, and the call's progress closed; once.
+    /// transport is stopped if it still runs, a reconnection's wait cut short, and the call's
+    /// progress closed; once.
     func finish(_ outcome: Result<Void, WebServiceError>) {
-        let onEnd = state.withLock { state -> (@Sendable (Bool, Int64) -> Void)?? in
+        let ending = state.withLock {
+            state -> (source: Source, onEnd: (@Sendable (Bool, Int64) -> Void)?, wait: Task<Void, any Error>?)? in
             guard !state.ended else { return nil }
             state.ended = true
-            defer { state.onEnd = nil }
-            return .some(state.onEnd)
+            defer {
+                state.onEnd = nil
+                state.wait = nil
+            }
+            return (state.source, state.onEnd, state.wait)
         }
-        guard let onEnd else { return }
+        guard let ending else { return }
+        ending.wait?.cancel()
         let bytes: Int64
-        switch source {
+        switch ending.source {
         case .live(let body):
             switch outcome {
             case .success: body.finish(nil)
@@ -139,12 +199,13 @@ final class StreamSession<Element: Sendable>: Sendable {
         case .memory(let data):
             bytes = Int64(data.count)
         }
-        if case .success = outcome { onEnd?(true, bytes) } else { onEnd?(false, bytes) }
+        if case .success = outcome { ending.onEnd?(true, bytes) } else { ending.onEnd?(false, bytes) }
     }
 }
 
 /// One iteration of a ``ResponseStream``: decodes pieces of the body into elements and hands them
-/// out one at a time. Leaving the loop drops it, which stops the stream.
+/// out one at a time, and reconnects an event stream that asks for it. Leaving the loop drops it,
+/// which stops the stream.
 final class StreamReader<Element: Sendable> {
     private let session: StreamSession<Element>
     private var decoder: any StreamElementDecoder<Element>
@@ -153,6 +214,8 @@ final class StreamReader<Element: Sendable> {
     private var done = false
     /// An error that comes after the elements already in `pending`.
     private var failure: WebServiceError?
+    /// The connection ended (with the error, if any): reconnect once `pending` is handed out.
+    private var reconnectAfter: WebServiceError??
 
     init(session: StreamSession<Element>) {
         self.session = session
@@ -182,19 +245,77 @@ final class StreamReader<Element: Sendable> {
                 throw failure
             }
             if done { return nil }
+            if let ended = reconnectAfter {
+                reconnectAfter = nil
+                do throws(WebServiceError) {
+                    if try await reconnect(after: ended) { continue }
+                    done = true
+                    session.finish(.success(()))
+                } catch {
+                    done = true
+                    failure = error
+                    session.finish(.failure(error))
+                }
+                continue
+            }
             do throws(WebServiceError) {
                 if let chunk = try await session.nextChunk() {
                     try decoder.decode(chunk, into: &pending)
                 } else {
                     try decoder.finish(into: &pending)
-                    done = true
-                    session.finish(.success(()))
+                    if session.format.reconnection != nil {
+                        reconnectAfter = .some(nil)
+                    } else {
+                        done = true
+                        session.finish(.success(()))
+                    }
                 }
             } catch {
-                // Elements decoded before the error come first.
-                done = true
-                failure = error
-                session.finish(.failure(error))
+                if session.format.reconnection != nil, EventStreamReconnection.reconnects(after: error),
+                    !session.hasEnded
+                {
+                    // The connection broke: what was decoded before still counts, the event it cut
+                    // is dropped with the rest of its body.
+                    reconnectAfter = .some(error)
+                } else {
+                    // Elements decoded before the error come first.
+                    done = true
+                    failure = error
+                    session.finish(.failure(error))
+                }
+            }
+        }
+    }
+
+    /// Sends the call again after the reconnection time, until a connection is accepted; returns
+    /// `false` when the server said to stop (204). Throws the error that ends the stream.
+    private func reconnect(after ended: WebServiceError?) async throws(WebServiceError) -> Bool {
+        guard let policy = session.format.reconnection, let reconnect = session.reconnect,
+            let (lastEventID, serverRetry) = decoder.restart()
+        else {
+            if let ended { throw ended }
+            return false
+        }
+        var failures = 0
+        var lastError = ended
+        while true {
+            try await session.wait(policy.wait(serverRetry: serverRetry, failures: failures), in: policy.environment)
+            do throws(WebServiceError) {
+                let next = try await reconnect(lastEventID)
+                // WHATWG HTML §9.2.3: 204 No Content stops the reconnections.
+                if next.statusCode == 204 {
+                    next.finish(.success(()))
+                    return false
+                }
+                guard session.adopt(next) else { throw .cancelled(reason: nil) }
+                return true
+            } catch {
+                guard EventStreamReconnection.reconnects(after: error) else { throw error }
+                failures += 1
+                lastError = error
+                if let maximum = policy.maximumFailedAttempts, failures >= maximum {
+                    throw lastError ?? error
+                }
             }
         }
     }

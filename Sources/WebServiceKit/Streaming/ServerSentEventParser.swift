@@ -57,19 +57,29 @@ struct ServerSentEventParser: Sendable {
 
     /// Takes the next piece of the stream and returns the events it completes, in order.
     mutating func append(_ bytes: some Collection<UInt8>) throws(StreamParseError) -> [ServerSentEvent] {
-        guard var pending = start else { return try interpret(bytes) }
+        var events: [ServerSentEvent] = []
+        try append(bytes, into: &events)
+        return events
+    }
+
+    /// Takes the next piece of the stream and appends the events it completes to `events`, in
+    /// order: on an error, the events completed before it in the piece are there.
+    mutating func append(_ bytes: some Collection<UInt8>, into events: inout [ServerSentEvent])
+        throws(StreamParseError)
+    {
+        guard var pending = start else { return try interpret(bytes, into: &events) }
         // WHATWG Encoding "UTF-8 decode": a BOM at the very start is removed, once. It may arrive
         // split across pieces, so the first three bytes are held until they show whether it is one.
         pending.append(contentsOf: bytes.prefix(3))
         let bom: [UInt8] = [0xEF, 0xBB, 0xBF]
         if pending.count < 3, bom.starts(with: pending) {
             start = pending
-            return []
+            return
         }
         start = nil
         let rest = bytes.dropFirst(min(3, bytes.count))
         let head = pending.starts(with: bom) ? Array(pending.dropFirst(3)) : pending
-        return try interpret(head + rest)
+        try interpret(head + rest, into: &events)
     }
 
     /// Ends the stream. An event not ended by an empty line is discarded (WHATWG: "If the file ends
@@ -78,7 +88,8 @@ struct ServerSentEventParser: Sendable {
     mutating func finish() throws(StreamParseError) {
         if let pending = start {
             start = nil
-            _ = try interpret(pending)
+            var ignored: [ServerSentEvent] = []
+            try interpret(pending, into: &ignored)
         }
         _ = try lines.finish(allowingUnterminatedLine: true)
         eventType = ""
@@ -89,8 +100,9 @@ struct ServerSentEventParser: Sendable {
 
     /// Splits `bytes` into lines and interprets each as soon as it ends, so that an error comes at
     /// the same byte however the stream was cut.
-    private mutating func interpret(_ bytes: some Sequence<UInt8>) throws(StreamParseError) -> [ServerSentEvent] {
-        var events: [ServerSentEvent] = []
+    private mutating func interpret(_ bytes: some Sequence<UInt8>, into events: inout [ServerSentEvent])
+        throws(StreamParseError)
+    {
         // The splitter is moved out while it calls back into `self`, and its buffer stays uniquely
         // referenced (a copy would be copied on write at every piece).
         var splitter = lines
@@ -99,7 +111,6 @@ struct ServerSentEventParser: Sendable {
         try splitter.append(bytes) { (line) throws(StreamParseError) in
             if let event = try interpret(line: line) { events.append(event) }
         }
-        return events
     }
 
     private mutating func interpret(line: [UInt8]) throws(StreamParseError) -> ServerSentEvent? {

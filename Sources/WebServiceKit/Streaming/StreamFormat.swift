@@ -17,12 +17,15 @@ import Foundation
 public struct StreamFormat<Element: Sendable>: Sendable {
     /// A decoder for the body of a response with the status code given.
     let makeDecoder: @Sendable (Int) -> any StreamElementDecoder<Element>
-    /// Whether the format is Server-Sent Events, whose stream may reconnect.
-    let isEventStream: Bool
+    /// For Server-Sent Events that reconnect: how (``EventStreamReconnection``).
+    let reconnection: EventStreamReconnection?
 
-    init(isEventStream: Bool = false, _ makeDecoder: @escaping @Sendable (Int) -> any StreamElementDecoder<Element>) {
+    init(
+        reconnection: EventStreamReconnection? = nil,
+        _ makeDecoder: @escaping @Sendable (Int) -> any StreamElementDecoder<Element>
+    ) {
         self.makeDecoder = makeDecoder
-        self.isEventStream = isEventStream
+        self.reconnection = reconnection
     }
 }
 
@@ -51,11 +54,13 @@ extension StreamFormat where Element == ServerSentEvent {
     public static var serverSentEvents: StreamFormat<ServerSentEvent> { serverSentEvents() }
 
     /// Server-Sent Events whose lines are at most `maximumLineLength` bytes and whose events carry
-    /// at most `maximumEventSize` bytes of data.
-    public static func serverSentEvents(maximumLineLength: Int = 1 << 20, maximumEventSize: Int = 16 << 20)
-        -> StreamFormat<ServerSentEvent>
-    {
-        StreamFormat(isEventStream: true) { _ in
+    /// at most `maximumEventSize` bytes of data; with a `reconnection`, the stream reconnects when
+    /// its connection ends, as `EventSource` does (``EventStreamReconnection``).
+    public static func serverSentEvents(
+        maximumLineLength: Int = 1 << 20, maximumEventSize: Int = 16 << 20,
+        reconnection: EventStreamReconnection? = nil
+    ) -> StreamFormat<ServerSentEvent> {
+        StreamFormat(reconnection: reconnection) { _ in
             EventsDecoder(
                 parser: ServerSentEventParser(maximumLineLength: maximumLineLength, maximumDataSize: maximumEventSize))
         }
@@ -83,6 +88,14 @@ protocol StreamElementDecoder<Element> {
     mutating func decode(_ chunk: Data, into elements: inout [Element]) throws(WebServiceError)
     /// The elements the end of the body completes.
     mutating func finish(into elements: inout [Element]) throws(WebServiceError)
+    /// For a stream that reconnects: starts the next connection's body, and returns the last event
+    /// ID and the server's reconnection time (milliseconds) to reconnect with; `nil` for a format
+    /// that does not reconnect.
+    mutating func restart() -> (lastEventID: String, reconnectionTime: Int?)?
+}
+
+extension StreamElementDecoder {
+    mutating func restart() -> (lastEventID: String, reconnectionTime: Int?)? { nil }
 }
 
 struct BytesDecoder: StreamElementDecoder {
@@ -123,7 +136,7 @@ struct EventsDecoder: StreamElementDecoder {
 
     mutating func decode(_ chunk: Data, into elements: inout [ServerSentEvent]) throws(WebServiceError) {
         do {
-            elements.append(contentsOf: try parser.append(chunk))
+            try parser.append(chunk, into: &elements)
         } catch {
             throw .responseStream(ResponseStreamError(error))
         }
@@ -135,6 +148,11 @@ struct EventsDecoder: StreamElementDecoder {
         } catch {
             throw .responseStream(ResponseStreamError(error))
         }
+    }
+
+    mutating func restart() -> (lastEventID: String, reconnectionTime: Int?)? {
+        parser.restart()
+        return (parser.lastEventID, parser.reconnectionTime)
     }
 }
 

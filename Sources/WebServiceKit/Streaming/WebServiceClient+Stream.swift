@@ -42,6 +42,19 @@ extension WebServiceClient {
         guard let serializer = call.responseSerializer as? StreamSerializer<Element> else {
             throw .invalidCall("\"\(call.descriptor.name)\" was not made with a StreamFormat (init(_:stream:))")
         }
+        // An event stream that reconnects sends the call again, with the last event ID.
+        let reconnect: (@Sendable (String) async throws(WebServiceError) -> StreamSession<Element>)? =
+            serializer.format.reconnection == nil
+            ? nil
+            : { @Sendable lastEventID async throws(WebServiceError) in
+                let next = try await self.stream(
+                    call, arguments: arguments,
+                    prepare: { request in
+                        try prepare?(&request)
+                        if !lastEventID.isEmpty { request.setValue(lastEventID, forHTTPHeaderField: "Last-Event-ID") }
+                    }, progress: nil)
+                return next.session
+            }
         let lifecycle = CallLifecycle(asyncOf: self, progress: progress)
         let reporter = lifecycle.reporter
         let result = await lifecycle.run(
@@ -52,6 +65,7 @@ extension WebServiceClient {
                 session: StreamSession(
                     statusCode: response.statusCode, headers: response.headers, url: response.url,
                     source: response.live.map { .live($0) } ?? .memory(response.body), format: serializer.format,
+                    reconnect: reconnect,
                     onEnd: { succeeded, bytes in
                         if succeeded { reporter.recordSuccess(uploadLength: nil, downloaded: bytes) }
                         reporter.close(succeeded: succeeded)
