@@ -172,6 +172,11 @@ if let text = ProcessInfo.processInfo.environment["WEBSERVICEKIT_FAULT_URL"], le
 }
 
 // Server trust, against the TLS nginx Scripts/demo starts (when nginx is there).
+if let text = ProcessInfo.processInfo.environment["WEBSERVICEKIT_STREAM_URL"], let streamRoot = URL(string: text) {
+    section("streaming: Server-Sent Events as they arrive, JSON lines, a reconnecting feed, a slow consumer")
+    await demonstrateStreaming(root: streamRoot)
+}
+
 section("server trust: certificate failures by name, a pinning policy enforced or refused, never ignored")
 await demonstrateTrust(
     selfSigned: ProcessInfo.processInfo.environment["WEBSERVICEKIT_TLS_SELF_SIGNED_URL"].flatMap(URL.init(string:)),

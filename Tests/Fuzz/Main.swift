@@ -28,6 +28,7 @@ let fuzzTargets: [(name: String, run: @Sendable ([UInt8]) -> Void)] = [
     ("byte-range", ByteRangeTarget.run),
     ("certificate", CertificateTarget.run),
     ("sse", ServerSentEventTarget.run),
+    ("stream-formats", ResponseStreamFormatTarget.run),
 ]
 
 /// The target `WEBSERVICEKIT_FUZZ_TARGET` names; `nil` when it names none.

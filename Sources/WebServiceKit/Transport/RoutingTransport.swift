@@ -122,8 +122,8 @@ public final class RoutingTransport: WebServiceTransport {
     }
 
     /// The peer that carries `request`: the HTTP/1.1 transport for a plain `http` URL that no
-    /// proxy applies to, with a streamed body, a download to a file, or a GET or HEAD without a
-    /// body (``HTTP1Transport/keepsAlive(_:)``); the session for everything else.
+    /// proxy applies to, with a streamed body, a download to a file, a streamed response, or a GET
+    /// or HEAD without a body (``HTTP1Transport/keepsAlive(_:)``); the session for everything else.
     func route(for request: URLRequest, context: TransportContext) -> Peer {
         guard let url = request.url, url.scheme?.lowercased() == "http", let host = url.host, !host.isEmpty,
             !proxyConfigured, !proxyEnvironment.appliesTo(host: host)
