@@ -186,6 +186,48 @@ final class ResponseStreamTests: XCTestCase {
         XCTAssertTrue(cancelled)
     }
 
+    func testMetricsEndWithTheBodyAndReachTheMonitorOnce() async throws {
+        let transport = PieceTransport()
+        let client = WebServiceClient(serviceRoot: URL(string: "http://example.test/")!, transport: transport)
+        let monitored = Locked<[CallMetrics]>([])
+        client.metricsMonitor = { metrics in monitored.withLock { $0.append(metrics) } }
+        let stream = try await client.stream(Self.events)
+        XCTAssertNil(stream.metrics, "the body is still arriving")
+        XCTAssertTrue(monitored.current.isEmpty, "the monitor hears of the call at its end, not at its head")
+        transport.send("data: one\n\n")
+        transport.send("data: two\n\n")
+        transport.end()
+        _ = try await collect(stream)
+        let metrics = try XCTUnwrap(stream.metrics)
+        XCTAssertEqual(metrics.transactions.count, 1)
+        XCTAssertEqual(metrics.transactions.first?.responseBodyBytes, 22)
+        XCTAssertEqual(metrics.transactions.first?.statusCode, 200)
+        XCTAssertNil(metrics.error)
+        XCTAssertEqual(monitored.current.count, 1)
+        XCTAssertEqual(monitored.current.first?.transactions.first?.responseBodyBytes, 22)
+    }
+
+    func testACancelledStreamsMetricsSayCancelled() async throws {
+        let transport = PieceTransport()
+        let client = WebServiceClient(serviceRoot: URL(string: "http://example.test/")!, transport: transport)
+        let stream = try await client.stream(Self.events)
+        stream.cancel()
+        XCTAssertEqual(stream.metrics?.error?.isCancelled, true)
+    }
+
+    func testTheLogShowsTheHeadOfAStreamedResponse() async throws {
+        let transport = PieceTransport()
+        let client = WebServiceClient(serviceRoot: URL(string: "http://example.test/")!, transport: transport)
+        let recorder = LogRecorder()
+        client.logger = recorder
+        client.logLevel = .basic
+        let stream = try await client.stream(Self.events)
+        transport.end()
+        _ = try await collect(stream)
+        let response = recorder.messages.first { $0.text.hasPrefix("<-- 200") }
+        XCTAssertTrue(response?.text.contains("streamed body") ?? false, "\(recorder.messages.map(\.text))")
+    }
+
     func testProgressCountsTheBodyAsItArrivesAndEndsWithTheStream() async throws {
         let transport = PieceTransport()
         let client = WebServiceClient(serviceRoot: URL(string: "http://example.test/")!, transport: transport)
@@ -202,6 +244,13 @@ final class ResponseStreamTests: XCTestCase {
         let downloads = events.current.filter { $0.direction == .download }
         XCTAssertEqual(downloads.last?.completedBytes, 11, "\(events.current)")
     }
+}
+
+private final class LogRecorder: WebServiceLogger, @unchecked Sendable {  // guarded by `lock`
+    private let lock = NSLock()
+    private var recorded: [LogMessage] = []
+    var messages: [LogMessage] { lock.withLock { recorded } }
+    func log(_ message: LogMessage) { lock.withLock { recorded.append(message) } }
 }
 
 private struct OtherSerializer: ResponseSerializer {

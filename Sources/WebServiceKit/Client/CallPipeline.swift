@@ -83,7 +83,10 @@ extension WebServiceClient {
                     uploadLength: uploadLength,
                     downloaded: validated.file?.byteCount ?? Int64(validated.response.body.count))
             }
-            if let finished = metrics?.finish(source: source, error: nil) {
+            if streaming, validated.response.live != nil {
+                // A streamed call's metrics end with its body (ResponseStream).
+                validated.streamMetrics = metrics
+            } else if let finished = metrics?.finish(source: source, error: nil) {
                 validated.metrics = CallMetricsBox(finished)
                 settings.metricsMonitor?(finished)
             }

@@ -16,6 +16,8 @@ struct ValidatedResponse {
     let settings: WebServiceClient.Settings
     /// The call's metrics, set by the client once the call's stages ended.
     var metrics: CallMetricsBox? = nil
+    /// A streamed call's metrics, still collecting: they end with its body.
+    var streamMetrics: MetricsCollector? = nil
 
     /// The call's value: the downloaded file, the serializer's empty value for a response without
     /// content, or the decoded body.

@@ -176,9 +176,11 @@ final class ExchangeLog: Sendable {
         }
         // A download's body went to the call's file: the log never reads it back.
         let fileLength = response.bodyFileLength
-        var details = [
-            "\(milliseconds) ms", fileLength.map { "\($0)-byte body to a file" } ?? "\(response.body.count)-byte body",
-        ]
+        // A streamed body is still arriving: the log shows its head (the time is the head's).
+        let bodySummary =
+            response.live != nil
+            ? "streamed body" : fileLength.map { "\($0)-byte body to a file" } ?? "\(response.body.count)-byte body"
+        var details = ["\(milliseconds) ms", bodySummary]
         // The reuse flag, when the transport said (Docs/Metrics.md).
         if let reused = transaction?.connectionReused {
             details.append(reused ? "reused connection" : "new connection")

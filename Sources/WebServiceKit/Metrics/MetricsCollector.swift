@@ -13,6 +13,12 @@ enum MetricsClock {
     @inline(__always) static func now() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
 
     /// The time from `start` to `end` (0 if `end` came first, which a monotonic clock never does).
+    /// `duration` in nanoseconds.
+    static func nanoseconds(_ duration: Duration) -> Int64 {
+        let parts = duration.components
+        return parts.seconds &* 1_000_000_000 &+ parts.attoseconds / 1_000_000_000
+    }
+
     @inline(__always) static func duration(from start: UInt64, to end: UInt64) -> Duration {
         .nanoseconds(Int64(clamping: end >= start ? end - start : 0))
     }
@@ -35,6 +41,38 @@ struct MetricsState {
     var report: TransportMetrics?
     /// When the call entered the stages, on ``MetricsClock``.
     let started = MetricsClock.now()
+    /// A streamed response's request record, whose body is still arriving.
+    var streamedTransaction: Int?
+    /// A streamed body's end that came before its head's record: applied when the record is made.
+    var streamedBodyEnd: StreamedBodyEnd?
+
+    /// The end of a streamed response's body.
+    struct StreamedBodyEnd {
+        var at: UInt64
+        var bytes: Int64
+        var error: WebServiceError?
+        var report: TransportMetrics?
+    }
+
+    /// Completes the record of a streamed request with its body's end.
+    mutating func apply(_ end: StreamedBodyEnd, to index: Int) {
+        guard metrics.transactions.indices.contains(index) else { return }
+        var transaction = metrics.transactions[index]
+        let start = started &+ UInt64(max(0, MetricsClock.nanoseconds(transaction.startOffset)))
+        transaction.duration = MetricsClock.duration(from: start, to: end.at)
+        transaction.responseBodyBytes = end.bytes
+        if let report = end.report {
+            transaction.route = transaction.route ?? report.route
+            transaction.connectionReused = transaction.connectionReused ?? report.connectionReused
+            transaction.connectDuration = transaction.connectDuration ?? report.connectDuration
+            transaction.timeToFirstByte = transaction.timeToFirstByte ?? report.timeToFirstByte
+            transaction.bytesSent = report.bytesSent ?? transaction.bytesSent
+            transaction.bytesReceived = report.bytesReceived ?? transaction.bytesReceived
+            transaction.reportedRequestBodyBytes = report.requestBodyBytes ?? transaction.reportedRequestBodyBytes
+        }
+        transaction.error = transaction.error ?? end.error
+        metrics.transactions[index] = transaction
+    }
 }
 
 extension Locked where Value == MetricsState {
@@ -98,6 +136,31 @@ extension Locked where Value == MetricsState {
             transaction.responseBodyBytes = response.map { $0.bodyFileLength ?? Int64($0.body.count) }
             transaction.error = error
             state.metrics.transactions.append(transaction)
+            guard response?.live != nil else { return }
+            // A streamed response: its body's end completes this record, now if it came already.
+            let index = state.metrics.transactions.count - 1
+            if let end = state.streamedBodyEnd {
+                state.streamedBodyEnd = nil
+                state.apply(end, to: index)
+            } else {
+                state.streamedTransaction = index
+            }
+        }
+    }
+
+    /// A streamed response's body ended with `bytes` in all, or `error`: its request's record gets
+    /// the body's bytes, the transport's report made at the end, and the time to the body's end.
+    func endStreamedBody(bytes: Int64, error: WebServiceError?) {
+        let end = MetricsClock.now()
+        withLock { state in
+            let bodyEnd = MetricsState.StreamedBodyEnd(at: end, bytes: bytes, error: error, report: state.report)
+            state.report = nil
+            if let index = state.streamedTransaction {
+                state.streamedTransaction = nil
+                state.apply(bodyEnd, to: index)
+            } else {
+                state.streamedBodyEnd = bodyEnd
+            }
         }
     }
 

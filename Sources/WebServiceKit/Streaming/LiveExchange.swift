@@ -39,10 +39,16 @@ enum LiveExchange {
                 let response = try await transport.send(sent, context: context)
                 // The transport ended: after the head went up (the body's end), or with a whole
                 // response it never announced (a transport that returns its body in memory).
-                if !head.resolve(.success(response)) { body.finish(nil) }
+                if !head.resolve(.success(response)) {
+                    context.metrics?.endStreamedBody(bytes: body.receivedByteCount, error: nil)
+                    body.finish(nil)
+                }
             } catch {
                 let failure = WebServiceError(transportError: error)
-                if !head.resolve(.failure(failure)) { body.finish(failure) }
+                if !head.resolve(.failure(failure)) {
+                    context.metrics?.endStreamedBody(bytes: body.receivedByteCount, error: failure)
+                    body.finish(failure)
+                }
             }
         }
         body.onCancel { feeding.cancel() }

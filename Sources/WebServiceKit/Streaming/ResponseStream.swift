@@ -38,6 +38,11 @@ public struct ResponseStream<Element: Sendable>: AsyncSequence, Sendable {
     public var headers: HTTPHeaders { session.headers }
     /// The URL of the response, after redirects.
     public var url: URL? { session.url }
+    /// The call's metrics (``CallMetrics``), once the stream ended: its requests with the body's
+    /// bytes and the time to its end (a body that came whole has them at once); `nil` before the
+    /// end, and when the client collects none. ``WebServiceClient/metricsMonitor`` gets them at
+    /// the end too.
+    public var metrics: CallMetrics? { session.metrics }
 
     let session: StreamSession<Element>
 
@@ -70,6 +75,10 @@ final class StreamSession<Element: Sendable>: Sendable {
     let reconnect: (@Sendable (String) async throws(WebServiceError) -> StreamSession<Element>)?
     private let state: Locked<State>
 
+    /// What runs once when the stream ends, with how it ended and the body's bytes: it closes the
+    /// call's progress and returns the call's finished metrics, if it has any.
+    typealias End = @Sendable (_ outcome: Result<Void, WebServiceError>, _ bodyBytes: Int64) -> CallMetrics?
+
     enum Source: Sendable {
         case live(LiveBody)
         case memory(Data)
@@ -80,7 +89,8 @@ final class StreamSession<Element: Sendable>: Sendable {
         var iterated = false
         var memoryTaken = false
         var ended = false
-        var onEnd: (@Sendable (_ succeeded: Bool, _ bodyBytes: Int64) -> Void)?
+        var onEnd: End?
+        var metrics: CallMetrics?
         /// The wait before a reconnection, which ``finish(_:)`` cuts short.
         var wait: Task<Void, any Error>?
     }
@@ -88,14 +98,14 @@ final class StreamSession<Element: Sendable>: Sendable {
     init(
         statusCode: Int, headers: HTTPHeaders, url: URL?, source: Source, format: StreamFormat<Element>,
         reconnect: (@Sendable (String) async throws(WebServiceError) -> StreamSession<Element>)? = nil,
-        onEnd: (@Sendable (_ succeeded: Bool, _ bodyBytes: Int64) -> Void)? = nil
+        metrics: CallMetrics? = nil, onEnd: End? = nil
     ) {
         self.statusCode = statusCode
         self.headers = headers
         self.url = url
         self.format = format
         self.reconnect = reconnect
-        state = Locked(State(source: source, onEnd: onEnd))
+        state = Locked(State(source: source, onEnd: onEnd, metrics: metrics))
     }
 
     deinit {
@@ -110,6 +120,9 @@ final class StreamSession<Element: Sendable>: Sendable {
             return !state.iterated
         }
     }
+
+    /// The call's metrics, once the stream ended.
+    var metrics: CallMetrics? { state.withLock { $0.metrics } }
 
     /// Whether the stream ended (read to its end, failed or cancelled).
     var hasEnded: Bool { state.withLock { $0.ended } }
@@ -176,7 +189,7 @@ final class StreamSession<Element: Sendable>: Sendable {
     /// progress closed; once.
     func finish(_ outcome: Result<Void, WebServiceError>) {
         let ending = state.withLock {
-            state -> (source: Source, onEnd: (@Sendable (Bool, Int64) -> Void)?, wait: Task<Void, any Error>?)? in
+            state -> (source: Source, onEnd: End?, wait: Task<Void, any Error>?)? in
             guard !state.ended else { return nil }
             state.ended = true
             defer {
@@ -199,7 +212,7 @@ final class StreamSession<Element: Sendable>: Sendable {
         case .memory(let data):
             bytes = Int64(data.count)
         }
-        if case .success = outcome { ending.onEnd?(true, bytes) } else { ending.onEnd?(false, bytes) }
+        if let metrics = ending.onEnd?(outcome, bytes) { state.withLock { $0.metrics = metrics } }
     }
 }
 

@@ -57,18 +57,32 @@ extension WebServiceClient {
             }
         let lifecycle = CallLifecycle(asyncOf: self, progress: progress)
         let reporter = lifecycle.reporter
+        let monitor = currentSettings.metricsMonitor
         let result = await lifecycle.run(
             call.descriptor, arguments: arguments, prepare: prepare.map(PrepareInterceptor.init), streaming: true
         ) { validated throws(WebServiceError) in
             let response = validated.response
+            // The call's metrics end with the stream, and go to the monitor then.
+            let metrics = validated.streamMetrics
             return ResponseStream(
                 session: StreamSession(
                     statusCode: response.statusCode, headers: response.headers, url: response.url,
                     source: response.live.map { .live($0) } ?? .memory(response.body), format: serializer.format,
-                    reconnect: reconnect,
-                    onEnd: { succeeded, bytes in
-                        if succeeded { reporter.recordSuccess(uploadLength: nil, downloaded: bytes) }
-                        reporter.close(succeeded: succeeded)
+                    reconnect: reconnect, metrics: validated.metrics?.value,
+                    onEnd: { outcome, bytes in
+                        var failure: WebServiceError?
+                        switch outcome {
+                        case .success:
+                            reporter.recordSuccess(uploadLength: nil, downloaded: bytes)
+                            reporter.close(succeeded: true)
+                        case .failure(let error):
+                            failure = error
+                            reporter.close(succeeded: false)
+                        }
+                        guard let metrics else { return nil }
+                        let finished = metrics.finish(source: response.source, error: failure)
+                        monitor?(finished)
+                        return finished
                     }))
         }
         await lifecycle.settle()
