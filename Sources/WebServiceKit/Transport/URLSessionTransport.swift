@@ -172,6 +172,11 @@ public final class URLSessionTransport: WebServiceTransport {
     }
 }
 
+/// A suspended task, for the handler that resumes it.
+private struct SuspendedTask: @unchecked Sendable {
+    let task: URLSessionTask
+}
+
 /// One request's state: the task, whether its body has begun in the call's sink, the deadline,
 /// and the one continuation.
 private final class TaskExchange: @unchecked Sendable {  // every field is guarded by `lock`
@@ -308,7 +313,9 @@ private final class TaskExchange: @unchecked Sendable {  // every field is guard
         #if !canImport(FoundationNetworking)
             guard let task = lock.withLock({ self.task }) else { return }
             task.suspend()
-            sink.whenDrained { task.resume() }
+            // URLSessionTask is thread-safe; the box only carries it to the drained handler.
+            let suspended = SuspendedTask(task: task)
+            sink.whenDrained { suspended.task.resume() }
         #endif
     }
 
