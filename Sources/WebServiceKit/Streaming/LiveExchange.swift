@@ -11,11 +11,15 @@ import Foundation
 /// the consumer reads the body afterwards.
 ///
 /// The call's timeout is kept here, for every transport alike: until the head it is a deadline
-/// (the transport gets the request without one), after it a bound on the time between two pieces
+/// (the transport gets the request with one out of reach), after it a bound on the time between two pieces
 /// of the body while the consumer waits (``LiveBody/startIdleDeadline(_:)``), so a stream may run
 /// for hours. Cancelling the call before the head, or the consumer afterwards, cancels the
 /// transport's task, which closes its connection.
 enum LiveExchange {
+    /// The timeout the transport is given: about 31 years, within every clock's range (nanoseconds
+    /// in an `Int64`, milliseconds in libcurl's `long`).
+    static let unreachableTimeout: TimeInterval = 1e9
+
     static func send(
         _ request: URLRequest, transport: any WebServiceTransport, context: TransportContext,
         limits: ResponseBodySink.StreamLimits
@@ -31,8 +35,10 @@ enum LiveExchange {
             head.resolve(.success(response))
         }
         let timeout = request.timeoutInterval
+        // The transport's own deadline is pushed out of reach: this exchange keeps the call's.
+        // (Not 0: FoundationNetworking arms its timer with a set interval, and 0 fires at once.)
         var unbounded = request
-        unbounded.timeoutInterval = 0
+        unbounded.timeoutInterval = Self.unreachableTimeout
         let sent = unbounded
         let feeding = Task {
             do {
