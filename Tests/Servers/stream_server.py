@@ -70,6 +70,9 @@ import time
 from http import HTTPStatus
 from urllib.parse import parse_qs, urlsplit
 
+# The fault server's threaded TCP server (a deep backlog, daemon threads): the same file directory.
+from fault_server import Server
+
 LOCK = threading.Lock()
 CHANGED = threading.Condition(LOCK)
 TAGS = {}  # tag -> Record
@@ -500,12 +503,6 @@ class Handler(socketserver.BaseRequestHandler):
                 if (self.record.streams > 0 and not running) or now >= deadline:
                     return {"bytesSent": self.record.bytes_sent, "stalled": False}
                 CHANGED.wait(timeout=0.05)
-
-
-class Server(socketserver.ThreadingTCPServer):
-    daemon_threads = True
-    allow_reuse_address = True
-    request_queue_size = 1024
 
 
 def main():

@@ -101,32 +101,21 @@ final class EventStreamReconnectionTests: XCTestCase {
     }
 
     func testCancellingDuringTheWaitEndsItAtOnce() async throws {
-        let (client, stubs) = makeStubClient()
-        let waiting = WaitSignal()
-        let call = feed(EventStreamReconnection(delay: 3600, environment: waiting))
-        stubs.stub(call, with: .text("data: a\n\n"))
-        let stream = try await client.stream(call)
-        let reader = Task { [stream] in await readEvents(stream) }
-        await waiting.started.value()
-        stream.cancel()
-        let (data, error) = await reader.value
-        XCTAssertEqual(data, ["a"])
-        XCTAssertEqual(error?.isCancelled, true, "\(String(describing: error))")
-        XCTAssertEqual(stubs.requests.count, 1)
-    }
-
-    func testCancellingTheTaskDuringTheWaitEndsItAtOnce() async throws {
-        let (client, stubs) = makeStubClient()
-        let waiting = WaitSignal()
-        let call = feed(EventStreamReconnection(delay: 3600, environment: waiting))
-        stubs.stub(call, with: .text("data: a\n\n"))
-        let stream = try await client.stream(call)
-        let reader = Task { [stream] in await readEvents(stream) }
-        await waiting.started.value()
-        reader.cancel()
-        let (data, error) = await reader.value
-        XCTAssertEqual(data, ["a"])
-        XCTAssertEqual(error?.isCancelled, true, "\(String(describing: error))")
+        // Both ways to stop: the stream's cancel(), and the iterating task's cancellation.
+        for byTask in [false, true] {
+            let (client, stubs) = makeStubClient()
+            let waiting = WaitSignal()
+            let call = feed(EventStreamReconnection(delay: 3600, environment: waiting))
+            stubs.stub(call, with: .text("data: a\n\n"))
+            let stream = try await client.stream(call)
+            let reader = Task { [stream] in await readEvents(stream) }
+            await waiting.started.value()
+            if byTask { reader.cancel() } else { stream.cancel() }
+            let (data, error) = await reader.value
+            XCTAssertEqual(data, ["a"])
+            XCTAssertEqual(error?.isCancelled, true, "\(String(describing: error))")
+            XCTAssertEqual(stubs.requests.count, 1, "no reconnection after the cancellation")
+        }
     }
 
     func testTheWaitIsTheServersRetryOrTheDelayDoubledWithinTheMaximum() {
