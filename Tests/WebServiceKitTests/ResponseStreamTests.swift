@@ -90,6 +90,14 @@ final class ResponseStreamTests: XCTestCase {
         XCTAssertEqual(String(decoding: body, as: UTF8.self), "quota exceeded")
     }
 
+    func testAStreamIsReadOnTheMainActor() async throws {
+        let (client, stubs) = makeStubClient()
+        stubs.stub(Self.lines, with: .text("a\nb\n"))
+        let stream = try await client.stream(Self.lines)
+        let count = try await countOnMainActor(stream)
+        XCTAssertEqual(count, 2)
+    }
+
     func testAStreamIsReadOnce() async throws {
         let (client, stubs) = makeStubClient()
         stubs.stub(Self.lines, with: .text("a\nb\n"))
@@ -244,6 +252,13 @@ final class ResponseStreamTests: XCTestCase {
         let downloads = events.current.filter { $0.direction == .download }
         XCTAssertEqual(downloads.last?.completedBytes, 11, "\(events.current)")
     }
+}
+
+/// A stream read from the main actor, as an app's view model would.
+@MainActor private func countOnMainActor(_ stream: ResponseStream<String>) async throws -> Int {
+    var count = 0
+    for try await _ in stream { count += 1 }
+    return count
 }
 
 private final class LogRecorder: WebServiceLogger, @unchecked Sendable {  // guarded by `lock`
