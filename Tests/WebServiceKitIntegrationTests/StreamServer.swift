@@ -79,7 +79,7 @@ enum StreamServer {
     /// with `id=1` (none otherwise), and the first one the `retry` given. The BOM, the comments
     /// and the line ends do not change them.
     static func expectedEvents(count: Int, ids: Bool, retry: Int?) -> [ServerSentEvent] {
-        (1...max(1, count)).prefix(count).map { k in
+        stride(from: 1, through: count, by: 1).map { k in
             var data = #"{"n":\#(k),"text":"é…✓"}"#
             if k % 5 == 0 { data += "\n" + #"{"n":\#(k),"part":2}"# }
             return ServerSentEvent(

@@ -86,7 +86,8 @@ private enum StreamCalls {
 ///
 /// Nothing here sleeps to synchronise: the server's `/log?wait=closed` (it saw the client leave)
 /// and `/stalled` (its writes stopped making progress) are what the tests wait on. The only
-/// timing is the idle-timeout test's, with a 6x margin (0.5 s against 3 s).
+/// timing is that of the idle-timeout test, with a 6x margin (0.5 s against 3 s), and of the
+/// 1,000-event test, whose 5 s timeout is 500 times the 10 ms between events.
 final class StreamingIntegrationTests: XCTestCase {
     // MARK: Helpers
 
@@ -429,37 +430,40 @@ final class StreamingIntegrationTests: XCTestCase {
 
     /// The same firehose through `URLSession`: where the session cannot stop reading (Linux), the
     /// body fails with `consumerTooSlow` once 16 MiB wait, the library cancels the task (the
-    /// server sees the close before sending all 64 MiB), and the consumer's next read throws.
+    /// server sees the close before sending all of it), and the consumer's next read throws.
     /// Where it can pause (Apple platforms), the server stalls as on the direct routes.
     func testASlowConsumerOfASessionThatCannotPauseFailsWithConsumerTooSlow() async throws {
         let client = try client(.session)
         let tag = StreamServer.uniqueTag("firehose-session")
-        let stream = try await StreamCalls.open(client, "firehose?tag=\(tag)", .session, .serverSentEvents)
+        // 256 MiB: far more than the session reads before the library's cancellation reaches it.
+        let total = 256 << 20
+        let stream = try await StreamCalls.open(
+            client, "firehose?bytes=\(total)&tag=\(tag)", .session, .serverSentEvents)
         var iterator = stream.makeAsyncIterator()
         #if canImport(FoundationNetworking)
             // One event (or, if the session raced 16 MiB past before the first read, the failure).
             var delivered = 0
-            var firstReadFailed = false
-            do {
+            let firstError = await failure {
                 if try await iterator.next() != nil { delivered = 1 }
-            } catch {
-                firstReadFailed = true
             }
             let log = try await StreamServer.log(tag)
             XCTAssertTrue(log.closed, "the library cancelled the task")
             XCTAssertGreaterThanOrEqual(log.bytesSent, 16 << 20, "the limit passed")
-            XCTAssertLessThan(log.bytesSent, 64 << 20, "the server did not send it all")
-            print("StreamingIntegrationTests: session failed after \(log.bytesSent) bytes of 64 MiB")
-            let error = await failure {
-                // Events decoded from the piece already taken come first.
-                while try await iterator.next() != nil {
-                    delivered += 1
-                    if delivered > 10_000 { break }
+            XCTAssertLessThan(log.bytesSent, total, "the server did not send it all")
+            print("StreamingIntegrationTests: session failed after \(log.bytesSent) bytes of 256 MiB")
+            // Events decoded from the piece already taken come first.
+            var error = firstError
+            if error == nil {
+                error = await failure {
+                    while try await iterator.next() != nil {
+                        delivered += 1
+                        if delivered > 10_000 { break }
+                    }
                 }
             }
             XCTAssertEqual(error?.streamFailure, .consumerTooSlow(limit: 16 << 20), "\(String(describing: error))")
             XCTAssertLessThan(delivered, 2_000, "the buffered events were dropped, not delivered")
-            if firstReadFailed { print("StreamingIntegrationTests: the session passed 16 MiB before the first read") }
+            if firstError != nil { print("StreamingIntegrationTests: the session passed 16 MiB before the first read") }
         #else
             _ = try await iterator.next()
             let stall = try await StreamServer.stalled(tag)
