@@ -430,15 +430,12 @@ final class StreamingIntegrationTests: XCTestCase {
 
     /// The same firehose through `URLSession`: where the session cannot stop reading (Linux), the
     /// body fails with `consumerTooSlow` once 16 MiB wait, the library cancels the task (the
-    /// server sees the close before sending all of it), and the consumer's next read throws.
+    /// server sees the connection closed), and the consumer's next read throws.
     /// Where it can pause (Apple platforms), the server stalls as on the direct routes.
     func testASlowConsumerOfASessionThatCannotPauseFailsWithConsumerTooSlow() async throws {
         let client = try client(.session)
         let tag = StreamServer.uniqueTag("firehose-session")
-        // 256 MiB: far more than the session reads before the library's cancellation reaches it.
-        let total = 256 << 20
-        let stream = try await StreamCalls.open(
-            client, "firehose?bytes=\(total)&tag=\(tag)", .session, .serverSentEvents)
+        let stream = try await StreamCalls.open(client, "firehose?tag=\(tag)", .session, .serverSentEvents)
         var iterator = stream.makeAsyncIterator()
         #if canImport(FoundationNetworking)
             // One event (or, if the session raced 16 MiB past before the first read, the failure).
@@ -447,10 +444,12 @@ final class StreamingIntegrationTests: XCTestCase {
                 if try await iterator.next() != nil { delivered = 1 }
             }
             let log = try await StreamServer.log(tag)
+            // Whether the server saw the cancellation before it sent all 64 MiB depends on how far
+            // Foundation's delegate queue is behind its reads (it queues them without bound: under
+            // ThreadSanitizer the whole body passes before the cancellation does); not asserted.
             XCTAssertTrue(log.closed, "the library cancelled the task")
             XCTAssertGreaterThanOrEqual(log.bytesSent, 16 << 20, "the limit passed")
-            XCTAssertLessThan(log.bytesSent, total, "the server did not send it all")
-            print("StreamingIntegrationTests: session failed after \(log.bytesSent) bytes of 256 MiB")
+            print("StreamingIntegrationTests: session failed; the server sent \(log.bytesSent) bytes of 64 MiB")
             // Events decoded from the piece already taken come first.
             var error = firstError
             if error == nil {
