@@ -435,6 +435,7 @@ final class StreamingIntegrationTests: XCTestCase {
     func testASlowConsumerOfASessionThatCannotPauseFailsWithConsumerTooSlow() async throws {
         let client = try client(.session)
         let tag = StreamServer.uniqueTag("firehose-session")
+        let peakBefore = Self.peakResidentKilobytes
         let stream = try await StreamCalls.open(client, "firehose?tag=\(tag)", .session, .serverSentEvents)
         var iterator = stream.makeAsyncIterator()
         #if canImport(FoundationNetworking)
@@ -449,7 +450,10 @@ final class StreamingIntegrationTests: XCTestCase {
             // ThreadSanitizer the whole body passes before the cancellation does); not asserted.
             XCTAssertTrue(log.closed, "the library cancelled the task")
             XCTAssertGreaterThanOrEqual(log.bytesSent, 16 << 20, "the limit passed")
-            print("StreamingIntegrationTests: session failed; the server sent \(log.bytesSent) bytes of 64 MiB")
+            print(
+                "StreamingIntegrationTests: session failed; the server sent \(log.bytesSent) bytes of 64 MiB; "
+                    + "peak resident size \(Self.peakResidentKilobytes.map { "\($0 >> 10) MiB" } ?? "?") "
+                    + "(\(peakBefore.map { "\($0 >> 10) MiB" } ?? "?") before)")
             // Events decoded from the piece already taken come first.
             var error = firstError
             if error == nil {
@@ -472,6 +476,14 @@ final class StreamingIntegrationTests: XCTestCase {
             let log = try await StreamServer.log(tag)
             XCTAssertTrue(log.closed)
         #endif
+    }
+
+    /// The process's peak resident size so far (`VmHWM` in `/proc/self/status`), in KiB; a figure
+    /// printed, not asserted.
+    private static var peakResidentKilobytes: Int? {
+        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return nil }
+        let line = status.split(separator: "\n").first { $0.hasPrefix("VmHWM:") }
+        return line.flatMap { Int($0.split(separator: " ").dropFirst().first ?? "") }
     }
 
     // MARK: 7. Error statuses
