@@ -2,8 +2,10 @@
 
 Python 3 standard library only. Usage: stream_server.py PORT. It listens on 127.0.0.1:PORT and
 speaks just enough HTTP/1.1: one request per connection, every answer `Connection: close`, raw
-sockets with TCP_NODELAY (so that each write leaves as a segment of its own). Every path takes
-an optional `tag=T` under which what happened is recorded (see /log). K counts from 1.
+sockets with TCP_NODELAY (so that each write leaves as a segment of its own). Every path answers
+any method alike; a request body (Content-Length or chunked) is read whole before the answer, and
+its length recorded. Every path takes an optional `tag=T` under which what happened is recorded
+(see /log). K counts from 1.
 
   /ok                          200 `ok` (the readiness check)
   /sse?count=N&interval=MS[&framing=chunked|close|length][&split=awkward|none]
@@ -44,8 +46,10 @@ an optional `tag=T` under which what happened is recorded (see /log). K counts f
                                then closes; a request after event M was sent gets 204. `retry:
                                MS` first when given. Records each Last-Event-ID (or null).
   /log?tag=T[&wait=closed]     JSON {"requests": n, "lastEventIDs": [...], "bytesSent": n,
-                               "closed": bool, "streams": n, "seconds": s}: requests made under
-                               the tag (not /log, /stalled), body bytes sent (framing excluded)
+                               "closed": bool, "streams": n, "seconds": s, "methods": [...],
+                               "requestBodies": [...]}: requests made under the tag (not /log,
+                               /stalled), their methods and request body lengths (0 for none),
+                               body bytes sent (framing excluded)
                                by its streams, whether a stream ran and none is running now, and
                                how long the last one lasted. wait=closed first waits (up to 30 s)
                                until that is so: the server saw the client leave (a failed write,
@@ -93,6 +97,8 @@ class Record:
         self.started = 0.0
         self.seconds = 0.0  # how long the last stream that ended lasted
         self.progress = time.monotonic()  # when a write last completed
+        self.methods = []  # each request's method
+        self.request_bodies = []  # each request's body length
 
     def summary(self):
         return {
@@ -102,6 +108,8 @@ class Record:
             "closed": self.streams > 0 and self.active == 0,
             "streams": self.streams,
             "seconds": round(self.seconds, 3),
+            "methods": list(self.methods),
+            "requestBodies": list(self.request_bodies),
         }
 
 
@@ -268,7 +276,7 @@ class Handler(socketserver.BaseRequestHandler):
         request = self.read_request()
         if request is None:
             return
-        target, headers = request
+        method, target, headers, body_length = request
         url = urlsplit(target)
         query = {key: values[0] for key, values in parse_qs(url.query).items()}
         tag = query.get("tag")
@@ -276,6 +284,8 @@ class Handler(socketserver.BaseRequestHandler):
             self.record = record(tag)
             if url.path not in ("/log", "/stalled"):
                 self.record.requests += 1
+                self.record.methods.append(method)
+                self.record.request_bodies.append(body_length)
         try:
             self.route(url.path, query, headers, tag)
         except BadQuery as error:
@@ -284,20 +294,68 @@ class Handler(socketserver.BaseRequestHandler):
             pass
 
     def read_request(self):
-        """The request's target and header fields (names in lower case), or None."""
+        """The request's method, target, header fields (names in lower case) and body length, or
+        None. The body (Content-Length or chunked) is read whole and dropped, so that the close
+        after the answer finds no unread input (which would reset the connection) and a client
+        that sends its body before it reads sees its answer."""
         head = b""
         while b"\r\n\r\n" not in head:
             data = self.request.recv(65536)
             if not data or len(head) > 1 << 20:
                 return None
             head += data
-        lines = head.partition(b"\r\n\r\n")[0].decode("latin-1").split("\r\n")
-        target = (lines[0].split(" ") + [""])[1]
+        head, _, rest = head.partition(b"\r\n\r\n")
+        lines = head.decode("latin-1").split("\r\n")
+        method, target = (lines[0].split(" ") + ["", ""])[:2]
         headers = {}
         for line in lines[1:]:
             name, _, value = line.partition(":")
             headers[name.strip().lower()] = value.strip()
-        return target, headers
+        if "chunked" in headers.get("transfer-encoding", "").lower():
+            body_length = self.read_chunked(rest)
+        else:
+            length = headers.get("content-length", "0")
+            body_length = self.read_exactly(rest, int(length) if length.isdigit() else 0)
+        if body_length is None:
+            return None
+        return method, target, headers, body_length
+
+    def read_more(self, data):
+        more = self.request.recv(65536)
+        if not more:
+            raise ClientGone()
+        return data + more
+
+    def read_exactly(self, data, length):
+        """Reads the rest of a body of `length` bytes whose first bytes are `data`; its length."""
+        try:
+            while len(data) < length:
+                data = self.read_more(data)
+        except ClientGone:
+            return None
+        return length
+
+    def read_chunked(self, data):
+        """Reads the rest of a chunked body (RFC 9112 §7.1) whose first bytes are `data`; its
+        length."""
+        total = 0
+        try:
+            while True:
+                while b"\r\n" not in data:
+                    data = self.read_more(data)
+                size_line, _, data = data.partition(b"\r\n")
+                size = int(size_line.split(b";")[0].strip() or b"0", 16)
+                if size == 0:
+                    # Trailer fields, if any, then the empty line.
+                    while not (data.startswith(b"\r\n") or b"\r\n\r\n" in data):
+                        data = self.read_more(data)
+                    return total
+                while len(data) < size + 2:
+                    data = self.read_more(data)
+                total += size
+                data = data[size + 2 :]
+        except (ClientGone, ValueError):
+            return None
 
     # Writing
 

@@ -20,7 +20,8 @@ import Foundation
 /// into a redirect to any host.
 ///
 /// The request's `timeoutInterval` is a deadline for the whole exchange, enforced here: Foundation
-/// on Linux does not apply it, and elsewhere it only bounds the time between two packets.
+/// only bounds the time between two packets with it (on Linux in whole seconds, which
+/// ``withFoundationTimeout(_:)`` keeps from rounding to nothing).
 ///
 /// Response bodies are written into the call's ``ResponseBodySink`` as they arrive, which counts
 /// progress and enforces the size limit; a call that downloads to a file (``DownloadedFile``)
@@ -135,6 +136,8 @@ public final class URLSessionTransport: WebServiceTransport {
         -> TransportResponse
     {
         let exchange = TaskExchange(context: context)
+        let deadline = request.timeoutInterval
+        let request = Self.withFoundationTimeout(request)
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation {
                 (continuation: CheckedContinuation<TransportResponse, any Error>) in
@@ -162,7 +165,7 @@ public final class URLSessionTransport: WebServiceTransport {
                 }
                 router.register(exchange, for: task, context: context)
                 exchange.start(
-                    task, continuation: continuation, timeout: request.timeoutInterval,
+                    task, continuation: continuation, timeout: deadline,
                     seesHead: sink.downloadsToFile || context.reportsProgress || sink.maximumSize != nil
                         || sink.stream != nil)
             }
@@ -175,6 +178,26 @@ public final class URLSessionTransport: WebServiceTransport {
 /// A suspended task, for the handler that resumes it.
 private struct SuspendedTask: @unchecked Sendable {
     let task: URLSessionTask
+}
+
+extension URLSessionTransport {
+    /// The request as Foundation gets it, when its deadline (`timeoutInterval`, 0 for none) is
+    /// under a second: this transport enforces the deadline itself, and Foundation on Linux arms
+    /// a watchdog of `Int(timeoutInterval) * 1000` ms, restarted by every read, once the field was
+    /// set. A request without a deadline (a streamed call's, whose idle time ``LiveBody`` bounds)
+    /// or with one under a second would fail with `URLError(.timedOut)` about a millisecond after
+    /// the first pause in its response. Foundation gets 2 s instead (past the deadline, which
+    /// fires first), or 30 days for no deadline. Other requests go as they are.
+    static func withFoundationTimeout(_ request: URLRequest) -> URLRequest {
+        let deadline = request.timeoutInterval
+        guard !(deadline >= 1) else { return request }
+        var request = request
+        request.timeoutInterval = deadline > 0 ? 2 : noDeadlineTimeout
+        return request
+    }
+
+    /// What Foundation gets for a request without a deadline: 30 days, in seconds.
+    static let noDeadlineTimeout: TimeInterval = 30 * 24 * 3600
 }
 
 /// One request's state: the task, whether its body has begun in the call's sink, the deadline,
