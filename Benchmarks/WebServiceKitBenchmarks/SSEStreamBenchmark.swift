@@ -57,7 +57,8 @@ enum SSEStreamBenchmark {
     /// Each counts the events `client.stream(.call)` hands out (`for try await`).
     static func libraryForms(root: URL) -> [Form] {
         [
-            libraryForm(name: "WebServiceKit client.stream, default transport", client: WebServiceClient(serviceRoot: root)),
+            libraryForm(
+                name: "WebServiceKit client.stream, default transport", client: WebServiceClient(serviceRoot: root)),
             libraryForm(
                 name: "WebServiceKit client.stream, URLSessionTransport",
                 client: WebServiceClient(
