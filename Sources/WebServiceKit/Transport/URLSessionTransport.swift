@@ -135,6 +135,12 @@ public final class URLSessionTransport: WebServiceTransport {
         -> TransportResponse
     {
         let exchange = TaskExchange(context: context)
+        // Foundation on Linux takes a `timeoutInterval` of 0 (no deadline: a streamed call's
+        // request, whose deadline LiveExchange keeps) as no time at all, and fails the task with
+        // `.timedOut` at the first pause between two reads. The deadline is this transport's own
+        // (`exchange.start` below), so Foundation gets a bound it does not reach.
+        var foundationRequest = request
+        if !(request.timeoutInterval > 0) { foundationRequest.timeoutInterval = 365 * 86_400 }
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation {
                 (continuation: CheckedContinuation<TransportResponse, any Error>) in
@@ -149,12 +155,12 @@ public final class URLSessionTransport: WebServiceTransport {
                 let task: URLSessionTask
                 let sink = context.responseBody
                 if sink.downloadsToFile {
-                    task = session.downloadTask(with: request)
+                    task = session.downloadTask(with: foundationRequest)
                 } else if context.reportsProgress || sink.maximumSize != nil || sink.stream != nil {
-                    task = session.dataTask(with: request)
+                    task = session.dataTask(with: foundationRequest)
                 } else {
                     let router = router
-                    task = session.dataTask(with: request) { [weak exchange] body, response, error in
+                    task = session.dataTask(with: foundationRequest) { [weak exchange] body, response, error in
                         guard let finished = exchange?.complete(response: response, error: error, body: body)
                         else { return }
                         router.unregister(finished)
