@@ -57,19 +57,37 @@ struct ServerSentEventParser: Sendable {
 
     /// Takes the next piece of the stream and returns the events it completes, in order.
     mutating func append(_ bytes: some Collection<UInt8>) throws(StreamParseError) -> [ServerSentEvent] {
-        guard var pending = start else { return try interpret(bytes) }
-        // WHATWG Encoding "UTF-8 decode": a BOM at the very start is removed, once. It may arrive
-        // split across pieces, so the first three bytes are held until they show whether it is one.
-        pending.append(contentsOf: bytes.prefix(3))
-        let bom: [UInt8] = [0xEF, 0xBB, 0xBF]
-        if pending.count < 3, bom.starts(with: pending) {
-            start = pending
-            return []
+        var events: [ServerSentEvent] = []
+        try append(bytes, into: &events)
+        return events
+    }
+
+    /// Takes the next piece of the stream and appends the events it completes to `events`, in
+    /// order. When it throws, `events` is as it was: the events of the piece before the error are
+    /// not delivered, as with ``append(_:)``.
+    mutating func append(_ bytes: some Collection<UInt8>, into events: inout [ServerSentEvent])
+        throws(StreamParseError)
+    {
+        let before = events.count
+        do throws(StreamParseError) {
+            guard var pending = start else { return try interpret(bytes, into: &events) }
+            // WHATWG Encoding "UTF-8 decode": a BOM at the very start is removed, once. It may
+            // arrive split across pieces, so the first three bytes are held until they show
+            // whether it is one.
+            pending.append(contentsOf: bytes.prefix(3))
+            let bom: [UInt8] = [0xEF, 0xBB, 0xBF]
+            if pending.count < 3, bom.starts(with: pending) {
+                start = pending
+                return
+            }
+            start = nil
+            let rest = bytes.dropFirst(min(3, bytes.count))
+            let head = pending.starts(with: bom) ? Array(pending.dropFirst(3)) : pending
+            try interpret(head + rest, into: &events)
+        } catch {
+            events.removeSubrange(before...)
+            throw error
         }
-        start = nil
-        let rest = bytes.dropFirst(min(3, bytes.count))
-        let head = pending.starts(with: bom) ? Array(pending.dropFirst(3)) : pending
-        return try interpret(head + rest)
     }
 
     /// Ends the stream. An event not ended by an empty line is discarded (WHATWG: "If the file ends
@@ -78,7 +96,8 @@ struct ServerSentEventParser: Sendable {
     mutating func finish() throws(StreamParseError) {
         if let pending = start {
             start = nil
-            _ = try interpret(pending)
+            var events: [ServerSentEvent] = []
+            try interpret(pending, into: &events)
         }
         _ = try lines.finish(allowingUnterminatedLine: true)
         eventType = ""
@@ -89,53 +108,77 @@ struct ServerSentEventParser: Sendable {
 
     /// Splits `bytes` into lines and interprets each as soon as it ends, so that an error comes at
     /// the same byte however the stream was cut.
-    private mutating func interpret(_ bytes: some Sequence<UInt8>) throws(StreamParseError) -> [ServerSentEvent] {
-        var events: [ServerSentEvent] = []
+    private mutating func interpret(_ bytes: some Sequence<UInt8>, into events: inout [ServerSentEvent])
+        throws(StreamParseError)
+    {
         // The splitter is moved out while it calls back into `self`, and its buffer stays uniquely
         // referenced (a copy would be copied on write at every piece).
         var splitter = lines
         lines = LineSplitter(maximumLineLength: 0, splitsAtLoneCR: true)
         defer { lines = splitter }
-        try splitter.append(bytes) { (line) throws(StreamParseError) in
+        try splitter.scan(bytes) { (line) throws(StreamParseError) in
             if let event = try interpret(line: line) { events.append(event) }
         }
-        return events
     }
 
-    private mutating func interpret(line: [UInt8]) throws(StreamParseError) -> ServerSentEvent? {
+    /// The fields the parser acts on, told apart by their bytes. A name with invalid UTF-8 decodes
+    /// to U+FFFD, which none of these contain, so comparing bytes agrees with comparing the
+    /// decoded names as the standard does.
+    private enum Field {
+        case event, data, id, retry, other
+
+        init(_ name: UnsafeBufferPointer<UInt8>) {
+            switch name.count {
+            case 2: self = Self.is(name, "id") ? .id : .other
+            case 4: self = Self.is(name, "data") ? .data : .other
+            case 5: self = Self.is(name, "event") ? .event : Self.is(name, "retry") ? .retry : .other
+            default: self = .other
+            }
+        }
+
+        private static func `is`(_ name: UnsafeBufferPointer<UInt8>, _ literal: StaticString) -> Bool {
+            literal.withUTF8Buffer { name.elementsEqual($0) }
+        }
+    }
+
+    /// One line, without its line end (valid only during the call).
+    private mutating func interpret(line: UnsafeBufferPointer<UInt8>) throws(StreamParseError) -> ServerSentEvent? {
         guard let first = line.first else { return dispatch() }
         if first == UInt8(ascii: ":") { return nil }
-        let name: ArraySlice<UInt8>
-        var value: ArraySlice<UInt8>
+        let name: UnsafeBufferPointer<UInt8>
+        var value: UnsafeBufferPointer<UInt8>
         if let colon = line.firstIndex(of: UInt8(ascii: ":")) {
-            name = line[..<colon]
-            value = line[(colon + 1)...]
-            if value.first == UInt8(ascii: " ") { value = value.dropFirst() }
+            name = UnsafeBufferPointer(rebasing: line[..<colon])
+            value = UnsafeBufferPointer(rebasing: line[(colon + 1)...])
+            if value.first == UInt8(ascii: " ") { value = UnsafeBufferPointer(rebasing: value.dropFirst()) }
         } else {
-            name = line[...]
-            value = []
+            name = line
+            value = UnsafeBufferPointer(start: nil, count: 0)
         }
-        // Field names are compared as bytes: a name with invalid UTF-8 decodes to U+FFFD, which
-        // none of these contain, so the comparison agrees with one on the decoded text.
-        switch String(decoding: name, as: UTF8.self) {
-        case "event":
+        switch Field(name) {
+        case .event:
             eventType = String(decoding: value, as: UTF8.self)
-        case "data":
+        case .data:
             let text = String(decoding: value, as: UTF8.self)
             let size = data.utf8.count + (hasData ? 1 : 0) + text.utf8.count
             guard size <= maximumDataSize else { throw StreamParseError.eventTooLarge(limit: maximumDataSize) }
-            if hasData { data.append("\n") }
-            data.append(text)
+            if hasData {
+                data.append("\n")
+                data.append(text)
+            } else {
+                // The usual event has one data line: its text is the data, not copied into it.
+                data = text
+            }
             hasData = true
-        case "id":
+        case .id:
             if !value.contains(0) { lastEventIDBuffer = String(decoding: value, as: UTF8.self) }
-        case "retry":
+        case .retry:
             if !value.isEmpty, value.allSatisfy({ (0x30...0x39).contains($0) }) {
                 let time = Self.decimal(value)
                 retry = time
                 reconnectionTime = time
             }
-        default:
+        case .other:
             break
         }
         return nil
@@ -156,7 +199,7 @@ struct ServerSentEventParser: Sendable {
     }
 
     /// ASCII digits as a number, `Int.max` when it does not fit.
-    private static func decimal(_ digits: ArraySlice<UInt8>) -> Int {
+    private static func decimal(_ digits: UnsafeBufferPointer<UInt8>) -> Int {
         var value = 0
         for digit in digits {
             let (times, overflowTimes) = value.multipliedReportingOverflow(by: 10)

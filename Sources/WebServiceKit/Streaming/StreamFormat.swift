@@ -123,7 +123,7 @@ struct EventsDecoder: StreamElementDecoder {
 
     mutating func decode(_ chunk: Data, into elements: inout [ServerSentEvent]) throws(WebServiceError) {
         do {
-            elements.append(contentsOf: try parser.append(chunk))
+            try parser.append(chunk, into: &elements)
         } catch {
             throw .responseStream(ResponseStreamError(error))
         }
