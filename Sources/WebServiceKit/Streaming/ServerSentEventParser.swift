@@ -1,3 +1,5 @@
+import Foundation
+
 /// Parses a `text/event-stream` body, fed in pieces of any size, into ``ServerSentEvent``s,
 /// following WHATWG HTML §9.2.6:
 ///
@@ -136,8 +138,10 @@ struct ServerSentEventParser: Sendable {
             }
         }
 
+        /// Whether `name` holds the bytes of `literal`, which is as long (checked by the caller).
         private static func `is`(_ name: UnsafeBufferPointer<UInt8>, _ literal: StaticString) -> Bool {
-            literal.withUTF8Buffer { name.elementsEqual($0) }
+            guard let base = name.baseAddress, name.count == literal.utf8CodeUnitCount else { return false }
+            return memcmp(base, literal.utf8Start, name.count) == 0
         }
     }
 
