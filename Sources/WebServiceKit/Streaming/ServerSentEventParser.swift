@@ -33,6 +33,9 @@ struct ServerSentEventParser: Sendable {
     /// The stream's first bytes while they may still be a BOM (EF BB BF); `nil` once decided.
     private var start: [UInt8]? = []
     private var eventType = ""
+    /// The last `event` value decoded, and its bytes: streams repeat a few types, which are then
+    /// not decoded again.
+    private var knownType: (bytes: [UInt8], type: String) = ([], "")
     private var data = ""
     private var hasData = false
     private var lastEventIDBuffer = ""
@@ -138,10 +141,9 @@ struct ServerSentEventParser: Sendable {
             }
         }
 
-        /// Whether `name` holds the bytes of `literal`, which is as long (checked by the caller).
+        /// Whether `name` holds the bytes of `literal`.
         private static func `is`(_ name: UnsafeBufferPointer<UInt8>, _ literal: StaticString) -> Bool {
-            guard let base = name.baseAddress, name.count == literal.utf8CodeUnitCount else { return false }
-            return memcmp(base, literal.utf8Start, name.count) == 0
+            same(name, UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
         }
     }
 
@@ -161,7 +163,9 @@ struct ServerSentEventParser: Sendable {
         }
         switch Field(name) {
         case .event:
-            eventType = String(decoding: value, as: UTF8.self)
+            let known = knownType.bytes.withUnsafeBufferPointer { Self.same($0, value) }
+            if !known { knownType = (Array(value), String(decoding: value, as: UTF8.self)) }
+            eventType = knownType.type
         case .data:
             let text = String(decoding: value, as: UTF8.self)
             let size = data.utf8.count + (hasData ? 1 : 0) + text.utf8.count
@@ -200,6 +204,13 @@ struct ServerSentEventParser: Sendable {
         guard hasData else { return nil }
         return ServerSentEvent(
             type: eventType.isEmpty ? "message" : eventType, data: data, id: lastEventID, retry: retry)
+    }
+
+    /// Whether `a` and `b` hold the same bytes.
+    private static func same(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard a.count == b.count else { return false }
+        guard let left = a.baseAddress, let right = b.baseAddress else { return true }  // both empty
+        return memcmp(left, right, a.count) == 0
     }
 
     /// ASCII digits as a number, `Int.max` when it does not fit.
