@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import WebServiceKit
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -37,16 +38,95 @@ enum SSEStreamBenchmark {
         try await RawSSECounter.countEvents(at: url)
     }
 
-    /// The library's form, measured against the baseline in the same run; `nil` measures the
-    /// baseline alone. The slot for `client.stream(...)`, for example:
+    /// The stream's path and query under the server's root.
+    static let relativePath = "sse?count=\(eventCount)&interval=0&framing=chunked"
+
+    /// The call the library forms make: the same resource, read as Server-Sent Events.
+    static let call = WebServiceCall<ResponseStream<ServerSentEvent>>(
+        name: "sse-bench", relativePath: relativePath, timeout: 120, stream: .serverSentEvents)
+
+    /// The library's forms, measured against the baseline in the same run (empty: the baseline
+    /// alone), each with a client made once for the whole run:
     ///
-    ///     Form(name: "WebServiceKit client.stream") { url in
-    ///         let client = WebServiceClient(serviceRoot: url.deletingLastPathComponent())
-    ///         var count = 0
-    ///         for try await _ in client.stream(.events, ...) { count += 1 }
-    ///         return count
-    ///     }
-    static var libraryForm: Form? { nil }
+    /// - `client.stream, default transport`: the default client (``RoutingTransport``: on Linux,
+    ///   plain `http` goes over ``HTTP1Transport``);
+    /// - `client.stream, URLSessionTransport`: a client whose transport is
+    ///   `URLSessionTransport(sessionConfiguration: .ephemeral)`, the session route, the same
+    ///   Foundation transport as the baseline.
+    ///
+    /// Each counts the events `client.stream(.call)` hands out (`for try await`).
+    static func libraryForms(root: URL) -> [Form] {
+        [
+            libraryForm(
+                name: "WebServiceKit client.stream, default transport", client: WebServiceClient(serviceRoot: root)),
+            libraryForm(
+                name: "WebServiceKit client.stream, URLSessionTransport",
+                client: WebServiceClient(
+                    serviceRoot: root, transport: URLSessionTransport(sessionConfiguration: .ephemeral))),
+        ]
+    }
+
+    /// A form that reads the stream with `client.stream(.call)` and counts its events.
+    static func libraryForm(name: String, client: WebServiceClient) -> Form {
+        Form(name: name) { _ in try await countEvents(client) }
+    }
+
+    /// Reads the stream with `client` to its end; the number of events.
+    static func countEvents(
+        _ client: WebServiceClient, call: WebServiceCall<ResponseStream<ServerSentEvent>> = call
+    ) async throws -> Int {
+        var count = 0
+        for try await _ in try await client.stream(call) { count += 1 }
+        return count
+    }
+
+    static let profileFlag = "--profile-sse"
+
+    /// `webservice-bench --profile-sse ROOT N FORM`: reads one stream of N events from the stream
+    /// server at ROOT one way and exits, for `valgrind --tool=callgrind` (instruction counts are
+    /// repeatable, time is not). FORM is `default` (the default client), `session` (a client over
+    /// `URLSessionTransport`) or `raw` (the baseline).
+    static func childExitCode(for arguments: [String]) -> Int32? {
+        guard arguments.count == 5, arguments[1] == profileFlag, let root = URL(string: arguments[2]),
+            let count = Int(arguments[3]), count >= 0
+        else { return nil }
+        let path = "sse?count=\(count)&interval=0&framing=chunked"
+        let call = WebServiceCall<ResponseStream<ServerSentEvent>>(
+            name: "sse-profile", relativePath: path, timeout: 120, stream: .serverSentEvents)
+        let read: @Sendable () async throws -> Int
+        switch arguments[4] {
+        case "default":
+            let client = WebServiceClient(serviceRoot: root)
+            read = { try await countEvents(client, call: call) }
+        case "session":
+            let client = WebServiceClient(
+                serviceRoot: root, transport: URLSessionTransport(sessionConfiguration: .ephemeral))
+            read = { try await countEvents(client, call: call) }
+        case "raw":
+            guard let url = URL(string: path, relativeTo: root) else { return 2 }
+            read = { try await RawSSECounter.countEvents(at: url) }
+        default:
+            print("unknown form \(arguments[4]): default, session or raw")
+            return 2
+        }
+        let outcome = Outcome()
+        let done = DispatchSemaphore(value: 0)
+        Task {
+            do { outcome.set(.success(try await read())) } catch { outcome.set(.failure(error)) }
+            done.signal()
+        }
+        done.wait()
+        switch outcome.get() {
+        case .success(let events) where events == count:
+            return 0
+        case .success(let events):
+            print("counted \(events) events, not \(count)")
+            return 1
+        case .failure(let error):
+            print("failed: \(error)")
+            return 1
+        }
+    }
 
     /// One timed read of the whole stream.
     struct Sample {
@@ -60,27 +140,29 @@ enum SSEStreamBenchmark {
         let description: String
     }
 
-    /// The measure main.swift runs: the baseline, and ``libraryForm`` when there is one.
-    static func run() { run(library: libraryForm) }
-
-    /// Measures `library` (when given) and the baseline in alternating rounds (the side that
-    /// goes first alternating too) after one warm-up read each, and prints one line per side;
-    /// the library's line carries its ratios to the baseline of the same rounds.
-    static func run(library: Form?) {
+    /// The measure main.swift runs: the baseline and ``libraryForms(root:)``.
+    static func run() {
         guard let text = ProcessInfo.processInfo.environment[urlVariable], let root = URL(string: text) else {
             print("\(title): skipped, \(urlVariable) is not set (Scripts/bench starts the stream server and sets it)")
             return
         }
-        guard let url = URL(string: "sse?count=\(eventCount)&interval=0&framing=chunked", relativeTo: root) else {
-            print("\(title): skipped, \(text) is not a URL")
+        run(root: root, libraries: libraryForms(root: root))
+    }
+
+    /// Measures `libraries` and the baseline in alternating rounds (the order turning each round)
+    /// after one warm-up read each, and prints one line per form; each library line carries its
+    /// ratios to the baseline of the same rounds.
+    static func run(root: URL, libraries: [Form]) {
+        guard let url = URL(string: relativePath, relativeTo: root) else {
+            print("\(title): skipped, \(root) is not a URL")
             return
         }
-        let forms = [baseline] + (library.map { [$0] } ?? [])
+        let forms = [baseline] + libraries
         var samples = Array(repeating: [Sample](), count: forms.count)
         do {
             for form in forms { _ = try sample(form, url: url) }  // warm-up, and a check of the count
             for round in 0..<rounds {
-                let order = round.isMultiple(of: 2) ? Array(forms.indices) : forms.indices.reversed()
+                let order = round.isMultiple(of: 2) ? Array(forms.indices) : Array(forms.indices.reversed())
                 for index in order { samples[index].append(try sample(forms[index], url: url)) }
             }
         } catch {

@@ -42,6 +42,10 @@ if let exitCode = SizeScalingBenchmark.childExitCode(for: CommandLine.arguments)
 if let exitCode = ScalingBenchmark.childExitCode(for: CommandLine.arguments) {
     exit(exitCode)
 }
+// `webservice-bench --profile-sse ROOT N FORM`: one read of an N-event stream, for callgrind.
+if let exitCode = SSEStreamBenchmark.childExitCode(for: CommandLine.arguments) {
+    exit(exitCode)
+}
 
 // `webservice-bench --only NAME[,NAME…]` runs some measures: small-get, request-building,
 // decode, upload, download, cache, digest, size (`--size-items NAME,…` picks rows of size),

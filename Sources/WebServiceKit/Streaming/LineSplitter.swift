@@ -1,3 +1,5 @@
+import Foundation
+
 /// Why a streamed body could not be split into lines or events.
 ///
 /// Every limit is checked as bytes arrive, so a server that never ends a line or an event cannot
@@ -53,50 +55,105 @@ struct LineSplitter: Sendable {
     mutating func append(
         _ bytes: some Sequence<UInt8>, each line: ([UInt8]) throws(StreamParseError) -> Void
     ) throws(StreamParseError) {
+        try scan(bytes) { (span) throws(StreamParseError) in try line(Array(span)) }
+    }
+
+    /// Like ``append(_:each:)``, without copying lines: each line is handed to `line` as a buffer
+    /// that is valid only during that call. A line that lies within `bytes` is not copied at all;
+    /// only one begun in an earlier piece is gathered in the splitter's own buffer.
+    mutating func scan(
+        _ bytes: some Sequence<UInt8>, each line: (UnsafeBufferPointer<UInt8>) throws(StreamParseError) -> Void
+    ) throws(StreamParseError) {
         if let failure { throw failure }
-        let input = Array(bytes)
-        do throws(StreamParseError) {
-            var index = 0
-            while index < input.count {
-                if afterCR {
-                    afterCR = false
-                    if input[index] == 0x0A {
-                        index += 1
-                        continue
-                    }
-                }
-                let stop =
-                    splitsAtLoneCR
-                    ? input[index...].firstIndex { $0 == 0x0A || $0 == 0x0D } : input[index...].firstIndex(of: 0x0A)
-                try appendContent(input[index..<(stop ?? input.count)])
-                guard let stop else { break }
-                if input[stop] == 0x0A {
-                    if !splitsAtLoneCR, self.line.last == 0x0D { self.line.removeLast() }
-                } else {
-                    afterCR = true
-                }
-                try line(self.line)
-                self.line.removeAll(keepingCapacity: true)
-                index = stop + 1
-            }
-        } catch {
-            failure = error
-            throw error
+        var thrown: StreamParseError?
+        // `Data`, arrays and their slices are contiguous: they are read in place.
+        let scanned: Void? = bytes.withContiguousStorageIfAvailable { input in
+            do throws(StreamParseError) { try split(input, each: line) } catch { thrown = error }
         }
+        if scanned == nil {
+            Array(bytes).withUnsafeBufferPointer { input in
+                do throws(StreamParseError) { try split(input, each: line) } catch { thrown = error }
+            }
+        }
+        if let thrown {
+            failure = thrown
+            throw thrown
+        }
+    }
+
+    /// Splits one piece: the lines it completes go to `deliver`, what follows the last line end
+    /// stays in ``line``.
+    private mutating func split(
+        _ input: UnsafeBufferPointer<UInt8>, each deliver: (UnsafeBufferPointer<UInt8>) throws(StreamParseError) -> Void
+    ) throws(StreamParseError) {
+        guard let base = input.baseAddress else { return }
+        let count = input.count
+        var index = 0
+        while index < count {
+            if afterCR {
+                afterCR = false
+                if base[index] == 0x0A {
+                    index += 1
+                    continue
+                }
+            }
+            let stop = lineEnd(base, from: index, to: count)
+            let content = UnsafeBufferPointer(start: base + index, count: (stop ?? count) - index)
+            guard let stop else {
+                try appendContent(content)
+                break
+            }
+            let endsAtLF = base[stop] == 0x0A
+            if !endsAtLF { afterCR = true }
+            if line.isEmpty {
+                // The whole line is in this piece: it is handed out where it lies.
+                try checkLength(content.count, lastByte: content.last)
+                var whole = content
+                if endsAtLF, !splitsAtLoneCR, whole.last == 0x0D {
+                    whole = UnsafeBufferPointer(rebasing: whole.dropLast())
+                }
+                try deliver(whole)
+            } else {
+                try appendContent(content)
+                if endsAtLF, !splitsAtLoneCR, line.last == 0x0D { line.removeLast() }
+                var thrown: StreamParseError?
+                line.withUnsafeBufferPointer { whole in
+                    do throws(StreamParseError) { try deliver(whole) } catch { thrown = error }
+                }
+                if let thrown { throw thrown }
+                line.removeAll(keepingCapacity: true)
+            }
+            index = stop + 1
+        }
+    }
+
+    /// The offset of the first line end (LF, and with `splitsAtLoneCR` also CR) in
+    /// `base[start..<end]`, `nil` when there is none. `memchr` scans many bytes at a time; the CR is
+    /// looked for only before the LF found.
+    private func lineEnd(_ base: UnsafePointer<UInt8>, from start: Int, to end: Int) -> Int? {
+        let origin = UnsafeRawPointer(base)
+        let lf = memchr(origin + start, 0x0A, end - start).map { origin.distance(to: UnsafeRawPointer($0)) }
+        guard splitsAtLoneCR else { return lf }
+        let limit = lf ?? end
+        if let cr = memchr(origin + start, 0x0D, limit - start) { return origin.distance(to: UnsafeRawPointer(cr)) }
+        return lf
     }
 
     /// Adds bytes that end no line. Without lone-CR splitting a CR at the end may still be the
     /// start of a CRLF, so it may stand one byte past the limit until the next byte shows whether
     /// it is content.
-    private mutating func appendContent(_ content: ArraySlice<UInt8>) throws(StreamParseError) {
-        let count = line.count + content.count
-        if count > maximumLineLength {
-            let lastByte = content.last ?? line.last
-            guard !splitsAtLoneCR, count == maximumLineLength + 1, lastByte == 0x0D else {
-                throw StreamParseError.lineTooLong(limit: maximumLineLength)
-            }
-        }
+    private mutating func appendContent(_ content: UnsafeBufferPointer<UInt8>) throws(StreamParseError) {
+        try checkLength(line.count + content.count, lastByte: content.last ?? line.last)
         line.append(contentsOf: content)
+    }
+
+    /// Whether a line of `count` bytes so far, the last of them `lastByte`, is within the limit
+    /// (see ``appendContent(_:)`` for the CR that may stand one byte past it).
+    private func checkLength(_ count: Int, lastByte: UInt8?) throws(StreamParseError) {
+        guard count > maximumLineLength else { return }
+        guard !splitsAtLoneCR, count == maximumLineLength + 1, lastByte == 0x0D else {
+            throw StreamParseError.lineTooLong(limit: maximumLineLength)
+        }
     }
 
     /// Ends the stream: returns the last line when the stream ended inside one (not when it ended

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Parses a `text/event-stream` body, fed in pieces of any size, into ``ServerSentEvent``s,
 /// following WHATWG HTML §9.2.6:
 ///
@@ -31,6 +33,9 @@ struct ServerSentEventParser: Sendable {
     /// The stream's first bytes while they may still be a BOM (EF BB BF); `nil` once decided.
     private var start: [UInt8]? = []
     private var eventType = ""
+    /// The last `event` value decoded, and its bytes: streams repeat a few types, which are then
+    /// not decoded again.
+    private var knownType: (bytes: [UInt8], type: String) = ([], "")
     private var data = ""
     private var hasData = false
     private var lastEventIDBuffer = ""
@@ -108,45 +113,72 @@ struct ServerSentEventParser: Sendable {
         var splitter = lines
         lines = LineSplitter(maximumLineLength: 0, splitsAtLoneCR: true)
         defer { lines = splitter }
-        try splitter.append(bytes) { (line) throws(StreamParseError) in
+        try splitter.scan(bytes) { (line) throws(StreamParseError) in
             if let event = try interpret(line: line) { events.append(event) }
         }
     }
 
-    private mutating func interpret(line: [UInt8]) throws(StreamParseError) -> ServerSentEvent? {
+    /// The fields the parser acts on, told apart by their bytes. A name with invalid UTF-8 decodes
+    /// to U+FFFD, which none of these contain, so comparing bytes agrees with comparing the
+    /// decoded names as the standard does.
+    private enum Field {
+        case event, data, id, retry, other
+
+        init(_ name: UnsafeBufferPointer<UInt8>) {
+            switch name.count {
+            case 2: self = Self.is(name, "id") ? .id : .other
+            case 4: self = Self.is(name, "data") ? .data : .other
+            case 5: self = Self.is(name, "event") ? .event : Self.is(name, "retry") ? .retry : .other
+            default: self = .other
+            }
+        }
+
+        /// Whether `name` holds the bytes of `literal`.
+        private static func `is`(_ name: UnsafeBufferPointer<UInt8>, _ literal: StaticString) -> Bool {
+            same(name, UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
+        }
+    }
+
+    /// One line, without its line end (valid only during the call).
+    private mutating func interpret(line: UnsafeBufferPointer<UInt8>) throws(StreamParseError) -> ServerSentEvent? {
         guard let first = line.first else { return dispatch() }
         if first == UInt8(ascii: ":") { return nil }
-        let name: ArraySlice<UInt8>
-        var value: ArraySlice<UInt8>
+        let name: UnsafeBufferPointer<UInt8>
+        var value: UnsafeBufferPointer<UInt8>
         if let colon = line.firstIndex(of: UInt8(ascii: ":")) {
-            name = line[..<colon]
-            value = line[(colon + 1)...]
-            if value.first == UInt8(ascii: " ") { value = value.dropFirst() }
+            name = UnsafeBufferPointer(rebasing: line[..<colon])
+            value = UnsafeBufferPointer(rebasing: line[(colon + 1)...])
+            if value.first == UInt8(ascii: " ") { value = UnsafeBufferPointer(rebasing: value.dropFirst()) }
         } else {
-            name = line[...]
-            value = []
+            name = line
+            value = UnsafeBufferPointer(start: nil, count: 0)
         }
-        // Field names are compared as bytes: a name with invalid UTF-8 decodes to U+FFFD, which
-        // none of these contain, so the comparison agrees with one on the decoded text.
-        switch String(decoding: name, as: UTF8.self) {
-        case "event":
-            eventType = String(decoding: value, as: UTF8.self)
-        case "data":
+        switch Field(name) {
+        case .event:
+            let known = knownType.bytes.withUnsafeBufferPointer { Self.same($0, value) }
+            if !known { knownType = (Array(value), String(decoding: value, as: UTF8.self)) }
+            eventType = knownType.type
+        case .data:
             let text = String(decoding: value, as: UTF8.self)
             let size = data.utf8.count + (hasData ? 1 : 0) + text.utf8.count
             guard size <= maximumDataSize else { throw StreamParseError.eventTooLarge(limit: maximumDataSize) }
-            if hasData { data.append("\n") }
-            data.append(text)
+            if hasData {
+                data.append("\n")
+                data.append(text)
+            } else {
+                // The usual event has one data line: its text is the data, not copied into it.
+                data = text
+            }
             hasData = true
-        case "id":
+        case .id:
             if !value.contains(0) { lastEventIDBuffer = String(decoding: value, as: UTF8.self) }
-        case "retry":
+        case .retry:
             if !value.isEmpty, value.allSatisfy({ (0x30...0x39).contains($0) }) {
                 let time = Self.decimal(value)
                 retry = time
                 reconnectionTime = time
             }
-        default:
+        case .other:
             break
         }
         return nil
@@ -166,8 +198,15 @@ struct ServerSentEventParser: Sendable {
             type: eventType.isEmpty ? "message" : eventType, data: data, id: lastEventID, retry: retry)
     }
 
+    /// Whether `a` and `b` hold the same bytes.
+    private static func same(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard a.count == b.count else { return false }
+        guard let left = a.baseAddress, let right = b.baseAddress else { return true }  // both empty
+        return memcmp(left, right, a.count) == 0
+    }
+
     /// ASCII digits as a number, `Int.max` when it does not fit.
-    private static func decimal(_ digits: ArraySlice<UInt8>) -> Int {
+    private static func decimal(_ digits: UnsafeBufferPointer<UInt8>) -> Int {
         var value = 0
         for digit in digits {
             let (times, overflowTimes) = value.multipliedReportingOverflow(by: 10)

@@ -114,7 +114,7 @@ struct LinesDecoder: StreamElementDecoder {
 
     mutating func decode(_ chunk: Data, into elements: inout [String]) throws(WebServiceError) {
         do {
-            try splitter.append(chunk) { line in elements.append(String(decoding: line, as: UTF8.self)) }
+            try splitter.scan(chunk) { line in elements.append(String(decoding: line, as: UTF8.self)) }
         } catch {
             throw .responseStream(ResponseStreamError(error))
         }
@@ -174,9 +174,10 @@ struct JSONLinesDecoder<Element: Decodable>: StreamElementDecoder {
     }
 
     mutating func decode(_ chunk: Data, into elements: inout [Element]) throws(WebServiceError) {
-        var lines: [[UInt8]] = []
+        // Gathered first, then decoded: an error decoding one is not the splitter's to keep.
+        var lines: [Data] = []
         do {
-            try splitter.append(chunk) { lines.append($0) }
+            try splitter.scan(chunk) { lines.append(Data($0)) }
         } catch {
             // The lines before the one that is too long still count.
             for line in lines { try decodeLine(line, into: &elements) }
@@ -192,13 +193,12 @@ struct JSONLinesDecoder<Element: Decodable>: StreamElementDecoder {
         } catch {
             throw .responseStream(ResponseStreamError(error))
         }
-        if let last { try decodeLine(last, into: &elements) }
+        if let last { try decodeLine(Data(last), into: &elements) }
     }
 
-    private func decodeLine(_ line: [UInt8], into elements: inout [Element]) throws(WebServiceError) {
+    private func decodeLine(_ data: Data, into elements: inout [Element]) throws(WebServiceError) {
         // Blank lines (spaces, tabs, a CR a lone-CR-less splitter kept) carry no value.
-        guard line.contains(where: { $0 != 0x20 && $0 != 0x09 && $0 != 0x0D }) else { return }
-        let data = Data(line)
+        guard data.contains(where: { $0 != 0x20 && $0 != 0x09 && $0 != 0x0D }) else { return }
         do {
             elements.append(try decoder.decoder.decode(Element.self, from: data))
         } catch {
