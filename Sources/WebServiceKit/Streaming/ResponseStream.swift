@@ -54,11 +54,29 @@ public struct ResponseStream<Element: Sendable>: AsyncSequence, Sendable {
     public func cancel() { session.finish(.failure(.cancelled(reason: nil))) }
 
     /// Reads the elements of a ``ResponseStream``, one at a time.
+    ///
+    /// The elements decoded from a piece of the body wait here and are handed out without a call
+    /// into the library (the method is inlined into the loop, specialized for `Element`); the
+    /// reader refills them when they are all out. Copy an iterator only before the loop.
     public struct AsyncIterator: AsyncIteratorProtocol {
-        let reader: StreamReader<Element>
+        @usableFromInline let reader: StreamReader<Element>
+        @usableFromInline var buffer: [Element] = []
+        @usableFromInline var position = 0
+
+        init(reader: StreamReader<Element>) { self.reader = reader }
 
         /// The next element, `nil` after the last one.
-        public mutating func next() async throws(WebServiceError) -> Element? { try await reader.next() }
+        @inlinable
+        public mutating func next() async throws(WebServiceError) -> Element? {
+            if position < buffer.count {
+                defer { position += 1 }
+                return buffer[position]
+            }
+            position = 0
+            guard try await reader.refill(&buffer) else { return nil }
+            position = 1
+            return buffer[0]
+        }
     }
 }
 
@@ -219,15 +237,14 @@ final class StreamSession<Element: Sendable>: Sendable {
 /// One iteration of a ``ResponseStream``: decodes pieces of the body into elements and hands them
 /// out one at a time, and reconnects an event stream that asks for it. Leaving the loop drops it,
 /// which stops the stream.
+@usableFromInline
 final class StreamReader<Element: Sendable> {
     private let session: StreamSession<Element>
     private var decoder: any StreamElementDecoder<Element>
-    private var pending: [Element] = []
-    private var index = 0
     private var done = false
-    /// An error that comes after the elements already in `pending`.
+    /// An error that comes after the elements handed out with the last refill.
     private var failure: WebServiceError?
-    /// The connection ended (with the error, if any): reconnect once `pending` is handed out.
+    /// The connection ended (with the error, if any): reconnect once the elements before it are out.
     private var reconnectAfter: WebServiceError??
 
     init(session: StreamSession<Element>) {
@@ -244,20 +261,17 @@ final class StreamReader<Element: Sendable> {
         session.finish(.failure(.cancelled(reason: nil)))
     }
 
-    func next() async throws(WebServiceError) -> Element? {
-        while true {
-            if index < pending.count {
-                let element = pending[index]
-                index += 1
-                return element
-            }
-            pending.removeAll(keepingCapacity: true)
-            index = 0
+    /// Replaces `buffer` with the next elements (at least one) and returns `true`, or returns
+    /// `false` at the end. An error comes after the elements decoded before it.
+    @usableFromInline
+    func refill(_ buffer: inout [Element]) async throws(WebServiceError) -> Bool {
+        buffer.removeAll(keepingCapacity: true)
+        while buffer.isEmpty {
             if let failure {
                 self.failure = nil
                 throw failure
             }
-            if done { return nil }
+            if done { return false }
             if let ended = reconnectAfter {
                 reconnectAfter = nil
                 do throws(WebServiceError) {
@@ -273,9 +287,9 @@ final class StreamReader<Element: Sendable> {
             }
             do throws(WebServiceError) {
                 if let chunk = try await session.nextChunk() {
-                    try decoder.decode(chunk, into: &pending)
+                    try decoder.decode(chunk, into: &buffer)
                 } else {
-                    try decoder.finish(into: &pending)
+                    try decoder.finish(into: &buffer)
                     if session.format.reconnection != nil {
                         reconnectAfter = .some(nil)
                     } else {
@@ -298,6 +312,7 @@ final class StreamReader<Element: Sendable> {
                 }
             }
         }
+        return true
     }
 
     /// Sends the call again after the reconnection time, until a connection is accepted; returns
