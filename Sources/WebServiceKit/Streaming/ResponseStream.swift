@@ -402,20 +402,12 @@ extension WebServiceCall {
         logLevel: LogLevel? = nil,
         stream format: StreamFormat<Element>
     ) where Response == ResponseStream<Element> {
-        var fields = CallFields(method: method, relativePath: relativePath)
-        fields.name = name
-        fields.headers = headers
-        fields.successCodes = successCodes
-        fields.overridesClientSuccessCodes = overridesClientSuccessCodes
-        fields.requestSerializer = requestSerializer
-        fields.bodyCharset = bodyCharset
-        fields.bodyParameter = bodyParameter
-        fields.timeout = timeout
-        fields.progressParameter = progressParameter
-        fields.urlBuilder = urlBuilder
-        fields.errorHandler = errorHandler
-        fields.logLevel = logLevel
-        self.init(fields, stream: format)
+        self.init(
+            name: name, method: method, relativePath: relativePath, headers: headers, successCodes: successCodes,
+            overridesClientSuccessCodes: overridesClientSuccessCodes, serializer: StreamSerializer(format: format),
+            requestSerializer: requestSerializer, bodyCharset: bodyCharset, bodyParameter: bodyParameter,
+            timeout: timeout, progressParameter: progressParameter, urlBuilder: urlBuilder,
+            errorHandler: errorHandler, logLevel: logLevel)
     }
 
     /// Creates a call of `fields` whose response is read as it arrives, in `format`'s elements
