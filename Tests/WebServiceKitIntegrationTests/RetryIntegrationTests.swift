@@ -7,12 +7,6 @@ import XCTest
     import FoundationNetworking
 #endif
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// A retry environment whose sleep lasts until its task is cancelled, and says when it starts.
 private final class WaitsForCancellation: RetryEnvironment, @unchecked Sendable {  // guarded by `lock`
     private let lock = NSLock()
@@ -153,7 +147,7 @@ final class RetryIntegrationTests: XCTestCase {
 
     /// Nothing listens on the port: the connection is refused, on either route, and retried.
     func testARefusedConnectionIsRetriedOnBothRoutes() async throws {
-        let port = try closedPort()
+        let port = closedLocalPort()
         let client = WebServiceClient(serviceRoot: URL(string: "http://127.0.0.1:\(port)/")!)
         client.retryPolicy = RetryPolicy(maximumAttempts: 2, environment: RecordingRetryEnvironment())
         let logger = KindCounter()
@@ -301,25 +295,5 @@ final class RetryIntegrationTests: XCTestCase {
             let record = try await FaultServer.record(tag, at: try FaultServer.url())
             XCTAssertEqual(record.count, 1, "\(method)")
         }
-    }
-
-    /// A port of 127.0.0.1 that nothing listens on.
-    private func closedPort() throws -> Int {
-        let probe = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard probe >= 0 else { throw XCTSkip("no socket") }
-        defer { close(probe) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
-                bind(probe, pointer, length) == 0 && getsockname(probe, pointer, &length) == 0
-            }
-        }
-        guard bound else { throw XCTSkip("no free port") }
-        // Closed without listen: connecting to it is refused.
-        return Int(UInt16(bigEndian: address.sin_port))
     }
 }

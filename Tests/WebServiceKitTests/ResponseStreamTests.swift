@@ -226,7 +226,7 @@ final class ResponseStreamTests: XCTestCase {
     func testTheLogShowsTheHeadOfAStreamedResponse() async throws {
         let transport = PieceTransport()
         let client = WebServiceClient(serviceRoot: URL(string: "http://example.test/")!, transport: transport)
-        let recorder = LogRecorder()
+        let recorder = CapturingLogger()
         client.logger = recorder
         client.logLevel = .basic
         let stream = try await client.stream(Self.events)
@@ -259,13 +259,6 @@ final class ResponseStreamTests: XCTestCase {
     var count = 0
     for try await _ in stream { count += 1 }
     return count
-}
-
-private final class LogRecorder: WebServiceLogger, @unchecked Sendable {  // guarded by `lock`
-    private let lock = NSLock()
-    private var recorded: [LogMessage] = []
-    var messages: [LogMessage] { lock.withLock { recorded } }
-    func log(_ message: LogMessage) { lock.withLock { recorded.append(message) } }
 }
 
 private struct OtherSerializer: ResponseSerializer {

@@ -62,14 +62,6 @@ final class BlockingRetryEnvironment: RetryEnvironment, @unchecked Sendable {  /
     }
 }
 
-/// Records the messages of a call.
-private final class MessageRecorder: WebServiceLogger, @unchecked Sendable {  // guarded by `lock`
-    private let lock = NSLock()
-    private var recorded: [LogMessage] = []
-    var messages: [LogMessage] { lock.withLock { recorded } }
-    func log(_ message: LogMessage) { lock.withLock { recorded.append(message) } }
-}
-
 /// The retry policy: its backoff, `Retry-After`, and the retry stage against stubbed answers.
 final class RetryPolicyTests: XCTestCase {
     private let root = URL(string: "https://api.example.com/")!
@@ -370,7 +362,7 @@ final class RetryPolicyTests: XCTestCase {
         let call = WebServiceCall<String>(relativePath: "a")
         stubs.stub(call, with: .status(503), .failure(.networkConnectionLost), .text("done"))
         let client = client(stubs, RetryPolicy(baseDelay: 2, environment: RecordingRetryEnvironment(jitter: 0.5)))
-        let recorder = MessageRecorder()
+        let recorder = CapturingLogger()
         client.logger = recorder
         client.logLevel = .basic
         _ = try await client.perform(call)
@@ -390,7 +382,7 @@ final class RetryPolicyTests: XCTestCase {
         stubs.stub(where: { $0.url?.path == "/a" }, with: .status(302, headers: ["Location": "/b"]))
         stubs.stub(where: { $0.url?.path == "/b" }, with: .status(503), .text("landed"))
         let client = client(stubs, RetryPolicy(environment: RecordingRetryEnvironment()))
-        let recorder = MessageRecorder()
+        let recorder = CapturingLogger()
         client.logger = recorder
         client.logLevel = .basic
         let response = try await client.response(for: WebServiceCall<String>(relativePath: "a"))

@@ -86,13 +86,6 @@ final class StaleWhileRevalidateStageTests: XCTestCase {
         }
     }
 
-    /// Records every log message.
-    private final class RecordingLogger: WebServiceLogger {
-        private let recorded = Locked([LogMessage]())
-        func log(_ message: LogMessage) { recorded.withLock { $0.append(message) } }
-        var messages: [LogMessage] { recorded.current }
-    }
-
     /// Records the `If-None-Match` of every request the network interceptors see.
     private final class RecordingInterceptor: WebServiceInterceptor {
         private let seen = Locked([String?]())
@@ -259,7 +252,7 @@ final class StaleWhileRevalidateStageTests: XCTestCase {
             Self.staleWithinTheWindow, .failure(.networkConnectionLost), Self.notModified,
         ])
         let (client, cache) = try client(transport)
-        let logger = RecordingLogger()
+        let logger = CapturingLogger()
         client.logger = logger
         client.logLevel = .basic
         _ = try await client.response(for: Self.call)
@@ -294,7 +287,7 @@ final class StaleWhileRevalidateStageTests: XCTestCase {
                 body: Data("v2".utf8)))
         let transport = ScriptedTransport([Self.staleWithinTheWindow, refused, Self.notModified])
         let (client, cache) = try client(transport)
-        let logger = RecordingLogger()
+        let logger = CapturingLogger()
         client.logger = logger
         client.logLevel = .basic
         _ = try await client.response(for: Self.call)

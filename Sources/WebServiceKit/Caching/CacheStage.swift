@@ -23,12 +23,8 @@ struct CacheStage: CallStage {
             // A streamed response is never stored or served from the store (its body is the
             // consumer's, as it arrives); a successful unsafe request still invalidates (§4.4).
             let answer = try await next.proceed(outgoing)
-            for stale in CacheRules.urisToInvalidate(
-                requestURL: url, method: HTTPMethod(rawValue: outgoing.request.httpMethod ?? "GET"),
-                status: answer.response.statusCode, responseHeaders: answer.response.headers)
-            {
-                cache.store.remove(CacheRules.cacheKey(for: stale))
-            }
+            cache.invalidate(
+                after: answer.response, to: url, method: HTTPMethod(rawValue: outgoing.request.httpMethod ?? "GET"))
             return answer
         }
         let request = outgoing.request
@@ -147,11 +143,7 @@ struct CacheExchange {
         let context = next.call.context
         let cacheRequest = request
         let status = response.statusCode
-        for url in CacheRules.urisToInvalidate(
-            requestURL: cacheRequest.url, method: cacheRequest.method, status: status, responseHeaders: response.headers
-        ) {
-            cache.store.remove(CacheRules.cacheKey(for: url))
-        }
+        cache.invalidate(after: response, to: cacheRequest.url, method: cacheRequest.method)
         if status == 304, CacheRules.hasPreconditions(cacheRequest.headers) {
             // The caller's own If-None-Match / If-Modified-Since (the cache added no validator to
             // it, ``CacheRules/usesCache(_:)``): the 304 answers the caller's question and goes

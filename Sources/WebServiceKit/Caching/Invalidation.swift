@@ -43,3 +43,16 @@ extension CacheRules {
         return left.scheme == right.scheme && left.host == right.host && left.port == right.port
     }
 }
+
+extension HTTPCache {
+    /// Removes what a `method` request of `url` answered by `response` invalidates (§4.4,
+    /// ``CacheRules/urisToInvalidate(requestURL:method:status:responseHeaders:)``): nothing for a
+    /// safe method or an error status.
+    func invalidate(after response: TransportResponse, to url: URL, method: HTTPMethod) {
+        for stale in CacheRules.urisToInvalidate(
+            requestURL: url, method: method, status: response.statusCode, responseHeaders: response.headers)
+        {
+            store.remove(CacheRules.cacheKey(for: stale))
+        }
+    }
+}

@@ -48,11 +48,14 @@ public struct EventStreamReconnection: Sendable {
     /// reconnection time (`retry`, milliseconds) or ``delay``, doubled per failure, within
     /// ``maximumDelay`` (and never negative or infinite).
     func wait(serverRetry: Int?, failures: Int) -> TimeInterval {
-        let base = serverRetry.map { TimeInterval($0) / 1000 } ?? delay
-        let cap = maximumDelay.isFinite ? max(0, maximumDelay) : 86_400
-        var wait = base.isFinite ? max(0, base) : cap
+        let day: TimeInterval = 86_400
+        func bounded(_ seconds: TimeInterval) -> TimeInterval { seconds.isNaN ? 0 : min(max(0, seconds), day) }
+        let base = bounded(serverRetry.map { TimeInterval($0) / 1000 } ?? delay)
+        // A server that asks for more than the maximum is waited for, without doubling.
+        let cap = max(base, bounded(maximumDelay))
+        var wait = base
         for _ in 0..<min(failures, 32) { wait *= 2 }
-        return min(wait, max(cap, base.isFinite ? min(base, 86_400) : 0))
+        return min(wait, cap)
     }
 
     /// Whether `error`, which ended a connection or a reconnection before its head, is the

@@ -147,13 +147,11 @@ final class StreamSession<Element: Sendable>: Sendable {
 
     /// The next piece of the body, `nil` at its end.
     func nextChunk() async throws(WebServiceError) -> Data? {
-        let next = state.withLock { state -> Result<LiveBody, Never>? in
-            switch state.source {
-            case .live(let body): return .success(body)
-            case .memory: return nil
-            }
+        let live = state.withLock { state -> LiveBody? in
+            if case .live(let body) = state.source { return body }
+            return nil
         }
-        if case .success(let body) = next { return try await body.next() }
+        if let live { return try await live.next() }
         return state.withLock { state -> Data? in
             guard case .memory(let data) = state.source, !state.memoryTaken, !data.isEmpty else { return nil }
             state.memoryTaken = true
