@@ -194,6 +194,16 @@ final class ResponseStreamTests: XCTestCase {
         XCTAssertTrue(cancelled)
     }
 
+    func testTheNextRequestWaitsForThePreviousResponsesTransport() async throws {
+        let transport = LateRedirectTransport()
+        let client = WebServiceClient(serviceRoot: URL(string: "http://example.test/")!, transport: transport)
+        let events = try await collect(try await client.stream(Self.events))
+        XCTAssertEqual(events.map { $0.data }, ["ok"])
+        XCTAssertEqual(
+            transport.order.current, ["redirect ended", "target began"],
+            "a redirect's transport that writes late must not touch the next response's body")
+    }
+
     func testMetricsEndWithTheBodyAndReachTheMonitorOnce() async throws {
         let transport = PieceTransport()
         let client = WebServiceClient(serviceRoot: URL(string: "http://example.test/")!, transport: transport)
@@ -259,6 +269,36 @@ final class ResponseStreamTests: XCTestCase {
     var count = 0
     for try await _ in stream { count += 1 }
     return count
+}
+
+/// Answers the first request with a redirect whose transport, once cancelled, still writes into
+/// the sink a moment later (as a transport that has not yet seen its cancellation does); answers
+/// the redirect's target with one event.
+private final class LateRedirectTransport: WebServiceTransport, @unchecked Sendable {
+    let order = Locked<[String]>([])
+
+    func send(_ request: URLRequest, context: TransportContext) async throws -> TransportResponse {
+        let sink = context.responseBody
+        guard request.url?.path == "/target" else {
+            let head = TransportResponse(statusCode: 302, headers: ["Location": "/target"], url: request.url)
+            try sink.begin(statusCode: 302, expectedLength: nil, countsAppendedBytes: true, head: head)
+            let stopped = OneShot<Void>()
+            await withTaskCancellationHandler {
+                await stopped.value()
+            } onCancel: {
+                DispatchQueue.global().asyncAfter(deadline: .now() + 0.05) { stopped.resolve(()) }
+            }
+            try? sink.append(Data("late".utf8))
+            _ = try? sink.finish(head)
+            order.withLock { $0.append("redirect ended") }
+            throw CancellationError()
+        }
+        order.withLock { $0.append("target began") }
+        let head = TransportResponse(statusCode: 200, headers: ["Content-Type": "text/event-stream"], url: request.url)
+        try sink.begin(statusCode: 200, expectedLength: nil, countsAppendedBytes: true, head: head)
+        try sink.append(Data("data: ok\n\n".utf8))
+        return try sink.finish(head)
+    }
 }
 
 private struct OtherSerializer: ResponseSerializer {

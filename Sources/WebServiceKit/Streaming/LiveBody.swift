@@ -23,6 +23,8 @@ final class LiveBody: Sendable {
     /// Bytes that may wait at all: a transport that cannot stop reading fails the body past it.
     let hardLimit: Int
     private let state = Locked(State())
+    /// Set when the transport that writes this body returned or threw: it writes nothing more.
+    private let transportEnd = OneShot<Void>()
 
     private struct State {
         var chunks: [Data] = []
@@ -98,6 +100,13 @@ final class LiveBody: Sendable {
         waiter?.resume(returning: .success(data))
         return try outcome.get()
     }
+
+    /// Says that the transport writing this body returned or threw: it touches the call's sink
+    /// no more.
+    func endTransport() { transportEnd.resolve(()) }
+
+    /// Returns once the transport writing this body returned or threw (at once when it has).
+    func transportEnded() async { await transportEnd.value() }
 
     /// Calls `resume` once fewer than half of ``bufferSize`` bytes wait (at once when that is so
     /// already, or when the body ended): a transport that stopped reading reads again then.

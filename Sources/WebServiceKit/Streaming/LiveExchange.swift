@@ -27,7 +27,7 @@ enum LiveExchange {
         let sink = context.responseBody
         let body = LiveBody(bufferSize: limits.bufferSize)
         let head = OneShot<Result<TransportResponse, WebServiceError>>()
-        sink.expectLive(body) { response in
+        await sink.expectLive(body) { response in
             var response = response
             response.live = body
             // Its body is the sink's already, going live: nothing to pour.
@@ -41,6 +41,7 @@ enum LiveExchange {
         unbounded.timeoutInterval = Self.unreachableTimeout
         let sent = unbounded
         let feeding = Task {
+            defer { body.endTransport() }
             do {
                 let response = try await transport.send(sent, context: context)
                 // The transport ended: after the head went up (the body's end), or with a whole

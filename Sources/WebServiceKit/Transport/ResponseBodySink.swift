@@ -197,18 +197,23 @@ public final class ResponseBodySink: Sendable {
     // MARK: Streamed calls
 
     /// Sets the live body the next response head of a streamed call begins, and what is told of
-    /// that head. The call's previous live body, if any, is cancelled: a new request means the
-    /// previous response was not the call's answer (a redirect, a challenge, a retried failure),
-    /// and its connection is closed rather than read to its end.
-    func expectLive(_ body: LiveBody, onHead: @escaping @Sendable (TransportResponse) -> Void) {
+    /// that head. The call's previous live body, if any, is cancelled first: a new request means
+    /// the previous response was not the call's answer (a redirect, a challenge, a retried
+    /// failure), and its connection is closed rather than read to its end. Its transport is
+    /// waited for, so that the call's responses still go through the sink one at a time: a
+    /// transport that had not yet seen its cancellation would otherwise begin, append to or finish
+    /// the new body.
+    func expectLive(_ body: LiveBody, onHead: @escaping @Sendable (TransportResponse) -> Void) async {
         let previous = state.withLock { state -> [LiveBody] in
             defer {
-                state.pendingLive = (body, onHead)
+                state.pendingLive = nil
                 state.currentLive = nil
             }
             return [state.pendingLive?.body, state.currentLive].compactMap { $0 }
         }
         for body in previous { body.cancel(nil) }
+        for body in previous { await body.transportEnded() }
+        state.withLock { $0.pendingLive = (body, onHead) }
     }
 
     /// Cancels the call's live bodies but `kept` (the answer's, which the consumer reads): the
