@@ -47,14 +47,16 @@ final class CallMetricsIntegrationTests: XCTestCase {
         }
     }
 
-    /// A POST with a body in memory goes through the session on Linux: its route is the
-    /// session's, and what Foundation there cannot tell (reuse, connect time, bytes on the wire:
+    /// A POST with a body in memory through the session (the route of every `https` call, and on
+    /// Apple platforms of every call): its route is the session's, and what Foundation on Linux
+    /// cannot tell (reuse, connect time, bytes on the wire:
     /// it never delivers `URLSessionTaskMetrics`) is `nil`; the body bytes sent are the task's
     /// count. The time to the response head is known when the head reaches the delegate (a size
     /// limit makes it a delegate task), not for a completion-handler task.
     func testTheSessionRouteReportsWhatFoundationKnows() async throws {
         for limit in [nil, 1 << 20] {
-            let client = WebServiceClient(serviceRoot: try FaultServer.url())
+            let client = WebServiceClient(
+                serviceRoot: try FaultServer.url(), transport: URLSessionTransport(sessionConfiguration: .ephemeral))
             client.maximumResponseBodySize = limit
             let post = WebServiceCall<String>(
                 method: .post, relativePath: "ok", serializer: StringResponseSerializer())

@@ -161,6 +161,61 @@ import XCTest
             XCTAssertEqual(record.count, answered + 1)
         }
 
+        /// Calls that wait for a connection past their deadline fail saying so (the phase, the
+        /// connections open against the cap, the settings that raise them), and none of their
+        /// requests is ever written: the two connections of the origin are held by calls the
+        /// server answers only once a third request of their group arrives, which the test sends
+        /// only after every waiting call has failed. Each method: a POST's request written after
+        /// its caller was told it failed would be processed by the server.
+        func testCallsWhoseDeadlinePassedWhileWaitingFailAndAreNeverWritten() async throws {
+            let transport = HTTP1Transport(configuration: .ephemeral, connectionLimits: .init(perOrigin: 2))
+            let client = WebServiceClient(serviceRoot: try FaultServer.url(), transport: transport)
+            let group = UUID().uuidString
+            let holders = (0..<2).map { _ in
+                Task { try await client.perform(Self.barrier, UUID().uuidString, group, 3) }
+            }
+            // Both places of the origin taken (polled: the holders are not answered before the test
+            // sends the third request).
+            while transport.pool.counts.open < 2 { try await Task.sleep(nanoseconds: 1_000_000) }
+            let tag = UUID().uuidString
+            let methods: [HTTPMethod] = [.get, .post, .put, .patch, .delete]
+            let failures = await withTaskGroup(of: WebServiceError?.self) { tasks in
+                for method in methods {
+                    let call = WebServiceCall<Data>(
+                        method: method, relativePath: "ok?tag=%%0%%", bodyParameter: method == .get ? nil : 1,
+                        timeout: 0.5)
+                    tasks.addTask {
+                        do {
+                            let arguments: [any Sendable] = method == .get ? [tag] : [tag, ["n": "1"]]
+                            _ = try await client.perform(call, arguments)
+                            return nil
+                        } catch {
+                            return error as? WebServiceError
+                        }
+                    }
+                }
+                return await tasks.reduce(into: [WebServiceError?]()) { $0.append($1) }
+            }
+            XCTAssertEqual(failures.count, methods.count)
+            for failure in failures {
+                guard let failure, case .transport(let error) = failure else {
+                    return XCTFail("\(String(describing: failure))")
+                }
+                XCTAssertEqual(error.code, URLError.Code.timedOut)
+                let text = "\(failure)"
+                XCTAssertTrue(text.contains("waited for a connection"), text)
+                XCTAssertTrue(text.contains("2 open to it (cap 2 per origin)"), text)
+                XCTAssertTrue(text.contains("HTTP1Transport.ConnectionLimits"), text)
+            }
+            // The third request of the group: the holders get their answers.
+            let other = WebServiceClient(serviceRoot: try FaultServer.url(), transport: HTTP1Transport())
+            _ = try await other.perform(Self.barrier, UUID().uuidString, group, 3)
+            for holder in holders { _ = try await holder.value }
+            let record = try await FaultServer.record(tag, at: try FaultServer.url())
+            XCTAssertEqual(record.count, 0, "a request was written after its call's deadline")
+            XCTAssertEqual(transport.pool.counts.waiting, 0)
+        }
+
         func testWithTwoDescriptorsLeftCallsGoOnOrFailEachOnce() async throws {
             // Sixteen calls, four places: connections that got a descriptor carry calls one after
             // another; the others fail with the error and give their place to a waiting call.

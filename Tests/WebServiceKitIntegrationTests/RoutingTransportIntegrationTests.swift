@@ -1,6 +1,7 @@
 import Foundation
-import WebServiceKit
 import XCTest
+
+@testable import WebServiceKit
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -47,8 +48,8 @@ final class RoutingTransportIntegrationTests: XCTestCase {
         XCTAssertNotEqual(viaSession.headers["User-Agent"], Self.http1Agent)
     }
 
-    /// On Linux: plain GETs, streamed bodies and downloads go to the HTTP/1.1 peer, a body in
-    /// memory to the session.
+    /// On Linux: every plain-`http` request goes to the HTTP/1.1 peer: GETs, streamed bodies,
+    /// bodies in memory and downloads.
     func testTheRoutingTransportSendsEachRequestToItsPeer() async throws {
         try XCTSkipUnless(RoutingTransport.usesDirectHTTP1ByDefault, "the HTTP/1.1 peer is for Linux")
         let client = try client(RoutingTransport(configuration: .ephemeral))
@@ -59,7 +60,7 @@ final class RoutingTransportIntegrationTests: XCTestCase {
         XCTAssertEqual(streamed.headers["User-Agent"], Self.http1Agent)
         let inMemory = try await client.perform(Self.anything, RequestBody.data(Data("data".utf8)))
         XCTAssertEqual(inMemory.data, "data")
-        XCTAssertNotEqual(inMemory.headers["User-Agent"], Self.http1Agent)
+        XCTAssertEqual(inMemory.headers["User-Agent"], Self.http1Agent)
 
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("wsk-routing-\(UUID())")
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -88,19 +89,20 @@ final class RoutingTransportIntegrationTests: XCTestCase {
     /// One cookie jar for both peers: a cookie the session stored goes with the HTTP/1.1 peer's
     /// requests, and the other way round.
     func testThePeersShareOneCookieJar() async throws {
-        try XCTSkipUnless(RoutingTransport.usesDirectHTTP1ByDefault, "the HTTP/1.1 peer is for Linux")
-        let client = try client(RoutingTransport(configuration: .ephemeral))
-        // A POST with a body in memory: the session.
+        // Every plain-http request of a routing transport goes to its HTTP/1.1 peer, so each peer
+        // is called through a client of its own (the session's carries https and proxied calls).
+        let peers = RoutingTransport.peers(for: .ephemeral, usesDirectHTTP1: true)
+        let viaSessionPeer = try client(peers.session)
+        let viaHTTP1Peer = try client(try XCTUnwrap(peers.http1))
         let setBySession = WebServiceCall<Data>(method: .post, relativePath: "response-headers?Set-Cookie=a%3D1")
-        _ = try await client.perform(setBySession, RequestBody.data(Data()))
-        // A GET: the HTTP/1.1 peer, which sets another (httpbin answers with a redirect to
-        // /cookies, which the client follows).
+        _ = try await viaSessionPeer.perform(setBySession, RequestBody.data(Data()))
+        // httpbin answers with a redirect to /cookies, which the client follows.
         let setByHTTP1 = WebServiceCall<Data>(relativePath: "cookies/set?b=2")
-        _ = try await client.perform(setByHTTP1)
-        let viaHTTP1 = try await client.perform(Self.headers)
+        _ = try await viaHTTP1Peer.perform(setByHTTP1)
+        let viaHTTP1 = try await viaHTTP1Peer.perform(Self.headers)
         XCTAssertEqual(viaHTTP1.headers["User-Agent"], Self.http1Agent)
         XCTAssertEqual(Self.cookies(viaHTTP1.headers["Cookie"]), ["a=1", "b=2"])
-        let viaSession = try await client.perform(Self.anything, RequestBody.data(Data()))
+        let viaSession = try await viaSessionPeer.perform(Self.anything, RequestBody.data(Data()))
         XCTAssertNotEqual(viaSession.headers["User-Agent"], Self.http1Agent)
         XCTAssertEqual(Self.cookies(viaSession.headers["Cookie"]), ["a=1", "b=2"])
     }
@@ -110,9 +112,10 @@ final class RoutingTransportIntegrationTests: XCTestCase {
         (field ?? "").split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }.sorted()
     }
 
-    /// Code written for the old `URLSessionTransport(configuration:usesDirectHTTP1:)` keeps its
-    /// routes: on Linux, a plain GET over the HTTP/1.1 transport and a body in memory through
-    /// the session, which it still exposes.
+    /// Code written for the old `URLSessionTransport(configuration:usesDirectHTTP1:)` routes as
+    /// the routing transport does: on Linux, plain-`http` GETs and bodies in memory over the
+    /// HTTP/1.1 transport; with `usesDirectHTTP1: false`, everything through the session, which
+    /// it still exposes.
     func testTheDeprecatedInitializerStillRoutes() async throws {
         let transport = legacyTransport(usesDirectHTTP1: RoutingTransport.usesDirectHTTP1ByDefault)
         XCTAssertNil(transport.session.configuration.httpCookieStorage, "the transport keeps the cookies")
@@ -121,7 +124,9 @@ final class RoutingTransportIntegrationTests: XCTestCase {
         XCTAssertEqual(
             get.headers["User-Agent"] == Self.http1Agent, RoutingTransport.usesDirectHTTP1ByDefault, "\(get.headers)")
         let inMemory = try await client.perform(Self.anything, RequestBody.data(Data("data".utf8)))
-        XCTAssertNotEqual(inMemory.headers["User-Agent"], Self.http1Agent)
+        XCTAssertEqual(
+            inMemory.headers["User-Agent"] == Self.http1Agent, RoutingTransport.usesDirectHTTP1ByDefault,
+            "\(inMemory.headers)")
 
         let sessionOnly = try self.client(legacyTransport(usesDirectHTTP1: false))
         let viaSession = try await sessionOnly.perform(Self.headers)

@@ -113,17 +113,17 @@ final class ConnectionPoolStateTests: XCTestCase {
         XCTAssertEqual(granted(&state, "a:80"), "open")
         let cancelled = waiting(&state, "a:80")
         let next = waiting(&state, "a:80")
-        let actions = state.cancel(cancelled)
+        let actions = state.cancel(cancelled, now: 0)
         XCTAssertNotNil(actions)
         XCTAssertEqual(actions.map { describe($0.grants) }, [], "the connection is still in use")
         XCTAssertEqual(state.waitingCount, 1)
-        XCTAssertNil(state.cancel(cancelled), "cancelling twice does nothing")
+        XCTAssertNil(state.cancel(cancelled, now: 0), "cancelling twice does nothing")
 
         let released = state.release(origin: "a:80", connection: 1, now: 1)
         XCTAssertEqual(describe(released.grants), ["\(next): reuse 1"])
         // A call that got its grant is no longer waiting: cancelling it now changes nothing, and
         // the caller gives the grant back itself.
-        XCTAssertNil(state.cancel(next))
+        XCTAssertNil(state.cancel(next, now: 0))
         XCTAssertEqual(state.leasedCount(for: "a:80"), 1)
     }
 
@@ -131,7 +131,7 @@ final class ConnectionPoolStateTests: XCTestCase {
         var state = State(limits: limits(perOrigin: 1, total: 1))
         XCTAssertEqual(granted(&state, "a:80"), "open")
         let waiter = waiting(&state, "b:80")
-        XCTAssertEqual(state.cancel(waiter).map { describe($0.grants) }, [])
+        XCTAssertEqual(state.cancel(waiter, now: 0).map { describe($0.grants) }, [])
         let actions = state.release(origin: "a:80", connection: nil, now: 1)
         XCTAssertEqual(describe(actions.grants), [], "no one waits any more")
         XCTAssertEqual(state.openCount, 0)
@@ -301,16 +301,61 @@ final class ConnectionPoolStateTests: XCTestCase {
         XCTAssertEqual(state.idleCount, 0)
     }
 
+    // MARK: - Deadlines
+
+    /// The pool's timer for a deadline may run late (its thread busy): a connection given back
+    /// meanwhile goes to the next call whose deadline has not passed, never to one whose has.
+    func testACallWhoseDeadlinePassedIsGivenNothingAndTheNextIsServed() {
+        var state = State(limits: limits(perOrigin: 1))
+        XCTAssertEqual(granted(&state, "a:80"), "open")
+        let (late, _) = state.acquire(origin: "a:80", deadline: 100, now: 0)
+        let (onTime, _) = state.acquire(origin: "a:80", deadline: 1_000, now: 0)
+        guard case .waiting(let lateID) = late, case .waiting(let onTimeID) = onTime else {
+            return XCTFail("both calls wait")
+        }
+        var actions = state.release(origin: "a:80", connection: 1, now: 100)
+        XCTAssertEqual(actions.expired.map(\.waiter), [lateID])
+        XCTAssertEqual(actions.expired.map(\.origin), ["a:80"])
+        XCTAssertEqual(describe(actions.grants), ["\(onTimeID): reuse 1"])
+        XCTAssertNil(state.cancel(lateID, now: 100), "an expired call waits no more")
+        XCTAssertEqual(state.waitingCount, 0)
+
+        // The same when the place frees up by a close, and with a fresh connection asked for.
+        let (third, _) = state.acquire(origin: "a:80", reusingIdle: false, deadline: 200, now: 150)
+        guard case .waiting(let thirdID) = third else { return XCTFail("the call waits") }
+        actions = state.release(origin: "a:80", connection: nil, now: 250)
+        XCTAssertEqual(actions.expired.map(\.waiter), [thirdID])
+        XCTAssertEqual(describe(actions.grants), [])
+        XCTAssertEqual(state.openCount, 0)
+        XCTAssertEqual(state.waitingCount, 0)
+    }
+
+    /// A call does not queue behind calls whose deadline passed: they leave the queue when it
+    /// arrives, and it is the next one served.
+    func testCallsPastTheirDeadlineHoldNoOneBack() {
+        var state = State(limits: limits(perOrigin: 1))
+        XCTAssertEqual(granted(&state, "a:80"), "open")
+        let (late, _) = state.acquire(origin: "a:80", deadline: 50, now: 0)
+        guard case .waiting(let lateID) = late else { return XCTFail("the call waits") }
+        let (next, actions) = state.acquire(origin: "a:80", now: 60)
+        guard case .waiting(let nextID) = next else { return XCTFail("the origin is at its cap") }
+        XCTAssertEqual(actions.expired.map(\.waiter), [lateID])
+        XCTAssertEqual(state.waitingCount, 1)
+        XCTAssertEqual(describe(state.release(origin: "a:80", connection: 1, now: 70).grants), ["\(nextID): reuse 1"])
+    }
+
     // MARK: - Invariants under any sequence
 
     /// Thousands of random operations (a fixed seed: the same every run) on three origins, with
-    /// the caps, the counts and the order of service checked after each.
+    /// the caps, the counts and the order of service checked after each. Some calls have a
+    /// deadline: none of them is given anything at or after it.
     func testTheCapsAndTheOrderHoldUnderAnySequenceOfOperations() {
         var random = SplitMix64(seed: 0x5EED)
         let origins = ["a:80", "b:80", "c:80"]
         var state = State(limits: limits(perOrigin: 2, total: 4, idleTimeout: 50))
         var leased: [(origin: String, connection: Int?)] = []
         var waiting: [State.WaiterID: String] = [:]
+        var deadlines: [State.WaiterID: UInt64] = [:]
         var nextConnection = 100
         var now: UInt64 = 0
         var open: Set<Int> = []
@@ -318,7 +363,14 @@ final class ConnectionPoolStateTests: XCTestCase {
 
         func apply(_ actions: State.Actions) {
             for closed in actions.close { XCTAssertNotNil(open.remove(closed), "closed twice: \(closed)") }
+            for (id, origin) in actions.expired {
+                XCTAssertEqual(waiting.removeValue(forKey: id), origin, "expired twice, or of another origin: \(id)")
+                XCTAssertLessThanOrEqual(deadlines[id] ?? .max, now, "expired before its deadline: \(id)")
+                XCTAssertGreaterThan(id, lastServed[origin] ?? 0, "expired out of order")
+                lastServed[origin] = id
+            }
             for (id, grant) in actions.grants {
+                XCTAssertGreaterThan(deadlines[id] ?? .max, now, "granted at or after its deadline: \(id)")
                 guard let origin = waiting.removeValue(forKey: id) else { return XCTFail("granted twice: \(id)") }
                 XCTAssertGreaterThan(id, lastServed[origin] ?? 0, "served out of order")
                 lastServed[origin] = id
@@ -334,13 +386,16 @@ final class ConnectionPoolStateTests: XCTestCase {
             switch random.next(below: 6) {
             case 0, 1:
                 let origin = origins[Int(random.next(below: 3))]
+                let deadline = random.next(below: 2) == 0 ? now + random.next(below: 200) : nil
                 let (acquisition, actions) = state.acquire(
-                    origin: origin, reusingIdle: random.next(below: 4) != 0, now: now)
+                    origin: origin, reusingIdle: random.next(below: 4) != 0, deadline: deadline, now: now)
                 apply(actions)
                 switch acquisition {
                 case .granted(.reuse(let connection)): leased.append((origin, connection))
                 case .granted(.open): leased.append((origin, nil))
-                case .waiting(let id): waiting[id] = origin
+                case .waiting(let id):
+                    waiting[id] = origin
+                    deadlines[id] = deadline
                 }
             case 2, 3:
                 guard !leased.isEmpty else { continue }
@@ -356,7 +411,7 @@ final class ConnectionPoolStateTests: XCTestCase {
                 apply(state.release(origin: origin, connection: given, now: now))
             case 4:
                 guard let id = waiting.keys.min() else { continue }
-                if random.next(below: 2) == 0, let actions = state.cancel(id) {
+                if random.next(below: 2) == 0, let actions = state.cancel(id, now: now) {
                     waiting[id] = nil
                     apply(actions)
                 }

@@ -7,21 +7,21 @@ import Foundation
 /// The client's default transport: sends each request to one of two peers, ``HTTP1Transport``
 /// or ``URLSessionTransport``, which share the configuration's cookies.
 ///
-/// On Linux, requests to plain `http` URLs go to the HTTP/1.1 transport unless a proxy applies:
-/// GET and HEAD requests without a body on kept-alive connections (about four times as fast as
-/// the session on loopback), streamed bodies (multipart uploads from files,
-/// ``RequestBody/stream(length:isReplayable:open:)``) and downloads to a file on a connection
-/// each. Every other request (an `https` URL, another method with a body in memory, a request a
-/// proxy would carry) goes through the session. On other platforms every request goes through
-/// the session (``usesDirectHTTP1ByDefault``).
+/// On Linux, every request to a plain `http` URL goes to the HTTP/1.1 transport unless a proxy
+/// applies, whatever its method and body: GET and HEAD requests without a body on kept-alive
+/// connections (about four times as fast as the session on loopback), every other request
+/// (a body in memory, a streamed body such as a multipart upload from files, a download to a
+/// file) on a connection of its own. Every `https` request and every request a proxy would carry
+/// goes through the session. On other platforms every request goes through the session
+/// (``usesDirectHTTP1ByDefault``).
 ///
 /// The route is decided once per request, before it is sent; a request that fails on one peer is
 /// not sent again on the other, so a call fails with the error of the peer that carried it.
 public final class RoutingTransport: WebServiceTransport {
-    /// Whether GET and HEAD requests, streamed bodies and file downloads to plain `http` URLs go
-    /// to ``HTTP1Transport`` by default: on Linux, where Foundation passes each request through
-    /// some 20 thread switches, sends streams chunked and slowly and writes downloads 16 KiB at a
-    /// time through a reopened file; not on Apple platforms.
+    /// Whether requests to plain `http` URLs go to ``HTTP1Transport`` by default: on Linux,
+    /// where Foundation passes each request through some 20 thread switches, sends streams
+    /// chunked and slowly, writes downloads 16 KiB at a time through a reopened file, and ends the
+    /// process on a response with a trailer field; not on Apple platforms.
     #if canImport(FoundationNetworking)
         public static let usesDirectHTTP1ByDefault = true
     #else
@@ -43,10 +43,10 @@ public final class RoutingTransport: WebServiceTransport {
     /// `HTTPCookieStorage.shared`; `.ephemeral` keeps cookies in memory per transport).
     ///
     /// - Parameter usesDirectHTTP1: Send requests to `http` URLs over the HTTP/1.1 transport's
-    ///   own connections: GET and HEAD requests without a body on kept-alive connections,
-    ///   streamed bodies and downloads to a file on a connection each. Requests that a proxy would
-    ///   carry (the configuration's or the environment's `http_proxy`/`all_proxy`), every other
-    ///   method with a body in memory, and every `https` request still use the session.
+    ///   own connections: GET and HEAD requests without a body on kept-alive connections, every
+    ///   other request on a connection of its own. Requests that a proxy would carry (the
+    ///   configuration's or the environment's `http_proxy`/`all_proxy`) and every `https`
+    ///   request still use the session.
     /// - Parameter connectionLimits: The HTTP/1.1 transport's caps, connections per origin and in
     ///   all, where they differ from its defaults (``HTTP1Transport/ConnectionLimits``); the
     ///   session keeps the configuration's `httpMaximumConnectionsPerHost`.
@@ -121,19 +121,19 @@ public final class RoutingTransport: WebServiceTransport {
         case session
     }
 
-    /// The peer that carries `request`: the HTTP/1.1 transport for a plain `http` URL that no
-    /// proxy applies to, with a streamed body, a download to a file, a streamed response, or a GET
-    /// or HEAD without a body (``HTTP1Transport/keepsAlive(_:)``); the session for everything else.
+    /// The peer that carries `request`: the HTTP/1.1 transport for every plain `http` URL that no
+    /// proxy applies to, whatever its method and body; the session for everything else.
+    ///
+    /// Every plain-`http` call goes direct, not only the fast ones: on Linux FoundationNetworking
+    /// ends the process (`fatalError` in `_NativeProtocol.transferCompleted`) when a response to
+    /// a request with a body carries a trailer field (RFC 9112 §7.1.2), which any server may send;
+    /// this transport reads and drops trailer fields. It also stops reading while a streamed
+    /// response's consumer is behind, which URLSession on Linux cannot do.
     func route(for request: URLRequest, context: TransportContext) -> Peer {
         guard let url = request.url, url.scheme?.lowercased() == "http", let host = url.host, !host.isEmpty,
             !proxyConfigured, !proxyEnvironment.appliesTo(host: host)
         else { return .session }
-        // A streamed response goes direct whatever its method: this transport stops reading when
-        // the consumer is behind, which URLSession on Linux cannot do.
-        if request.httpBodyStream != nil || context.download != nil || context.responseBody.stream != nil {
-            return .http1
-        }
-        return HTTP1Transport.keepsAlive(request) ? .http1 : .session
+        return .http1
     }
 }
 

@@ -8,8 +8,7 @@ import Foundation
 /// library caches by RFC 9111 itself) and which never follows redirects on its own.
 ///
 /// ``RoutingTransport``, the client's default, uses it for every request its ``HTTP1Transport``
-/// does not take (on Linux: `https`, requests a proxy carries, other methods with a body in
-/// memory). Use it on its own to send everything through `URLSession`, as on Apple platforms:
+/// does not take (on Linux: `https` and requests a proxy carries). Use it on its own to send everything through `URLSession`, as on Apple platforms:
 ///
 /// ```swift
 /// let transport = URLSessionTransport(sessionConfiguration: .ephemeral)

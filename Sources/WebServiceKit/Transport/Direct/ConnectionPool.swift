@@ -195,8 +195,9 @@ final class ConnectionPool: Sendable {
     /// A connection to `origin` for a GET or HEAD: the most recently used idle one that the
     /// server has not closed, or a new one (not opened yet), once the caps allow it. Waits in
     /// order behind earlier calls; cancelling the task or passing `deadline` ends the wait with
-    /// `URLError.cancelled` or `.timedOut`, and the call never holds a connection then. Give it
-    /// back with ``release(_:to:reusable:)``.
+    /// `URLError.cancelled` or `.timedOut` (``waitTimedOut(for:)``), and the call never holds a
+    /// connection then: no connection is handed to a call whose deadline has passed, whenever the
+    /// timer for it runs. Give it back with ``release(_:to:reusable:)``.
     func connection(to origin: String, deadline: DispatchTime?) async throws -> KeptAliveConnection {
         switch try await grant(for: origin, reusingIdle: true, deadline: deadline) {
         case .reuse(let connection):
@@ -246,7 +247,8 @@ final class ConnectionPool: Sendable {
     private func grant(for origin: String, reusingIdle: Bool, deadline: DispatchTime?) async throws -> State.Grant {
         let now = DispatchTime.now().uptimeNanoseconds
         let (entry, effects) = shell.withLock { shell -> (Entry, Effects?) in
-            let (acquisition, actions) = shell.state.acquire(origin: origin, reusingIdle: reusingIdle, now: now)
+            let (acquisition, actions) = shell.state.acquire(
+                origin: origin, reusingIdle: reusingIdle, deadline: deadline?.uptimeNanoseconds, now: now)
             let entry: Entry
             switch acquisition {
             case .granted(let grant):
@@ -282,7 +284,7 @@ final class ConnectionPool: Sendable {
             let now = DispatchTime.now().uptimeNanoseconds
             let left = deadline.uptimeNanoseconds > now ? deadline.uptimeNanoseconds - now : 0
             let token = scheduler.schedule(after: Double(left) / 1e9) { [weak self] in
-                self?.stopWaiting(id, with: URLError(.timedOut, reason: "no connection came free before the deadline"))
+                self?.stopWaiting(id, timedOut: true)
             }
             let waits = shell.withLock { shell in
                 guard shell.waiters[id] === waiter else { return false }
@@ -300,17 +302,21 @@ final class ConnectionPool: Sendable {
                 if let outcome { continuation.resume(with: outcome) }
             }
         } onCancel: {
-            stopWaiting(id, with: URLError(.cancelled))
+            stopWaiting(id, timedOut: false)
         }
     }
 
-    /// Ends the wait of `id` with `error`, if it still waits; a call that got its grant already
-    /// keeps it.
-    private func stopWaiting(_ id: State.WaiterID, with error: any Error) {
+    /// Ends the wait of `id` with a timeout or a cancellation, if it still waits; a call that got
+    /// its grant already keeps it.
+    private func stopWaiting(_ id: State.WaiterID, timedOut: Bool) {
+        let now = DispatchTime.now().uptimeNanoseconds
         let effects = shell.withLock { shell -> Effects? in
-            guard let actions = shell.state.cancel(id), let waiter = shell.waiters.removeValue(forKey: id) else {
+            guard let origin = shell.state.origin(of: id), let actions = shell.state.cancel(id, now: now),
+                let waiter = shell.waiters.removeValue(forKey: id)
+            else {
                 return nil
             }
+            let error = timedOut ? Self.waitTimedOut(for: origin, in: shell.state) : URLError(.cancelled)
             var effects = bookkeep(actions, in: &shell)
             waiter.settle(.failure(error), into: &effects)
             return effects
@@ -318,10 +324,28 @@ final class ConnectionPool: Sendable {
         if let effects { perform(effects) }
     }
 
+    /// The error of a call whose deadline passed while it waited for a connection to `origin`:
+    /// which phase, how many connections were open against which cap, and what raises them.
+    static func waitTimedOut(for origin: String, in state: State) -> URLError {
+        let limits = state.limits
+        let perOrigin = limits.perOrigin == .max ? "no cap" : "cap \(limits.perOrigin)"
+        return URLError(
+            .timedOut,
+            reason:
+                "the call's timeout passed while it waited for a connection to \(origin): \(state.openCount(for: origin)) "
+                + "open to it (\(perOrigin) per origin), \(state.openCount) of \(limits.total) in all, "
+                + "\(state.waitingCount) calls still waiting; raise the call's timeout, or "
+                + "HTTP1Transport.ConnectionLimits (perOrigin, total)")
+    }
+
     /// Does, under the lock, the part of `actions` that is bookkeeping: grants are matched with
     /// their waiting calls, the idle timer is armed. The rest is returned, for ``perform(_:)``.
     private func bookkeep(_ actions: State.Actions, in shell: inout Shell) -> Effects {
         var effects = Effects(close: actions.close)
+        for (id, origin) in actions.expired {
+            guard let waiter = shell.waiters.removeValue(forKey: id) else { continue }
+            waiter.settle(.failure(Self.waitTimedOut(for: origin, in: shell.state)), into: &effects)
+        }
         for (id, grant) in actions.grants {
             // Always there: a waiting call's entry is made under the lock that made it wait, and
             // removed only with its grant or its cancellation.

@@ -17,6 +17,11 @@
 /// when that call needs a fresh connection of its own). When a place frees up in the total, the
 /// earliest waiting call of any origin below its own cap goes first.
 ///
+/// A waiting call whose deadline has passed is never given anything: when its turn comes it
+/// leaves the queue in ``Actions/expired`` instead (the caller fails it with a timeout), and the
+/// next call is served. The caller's own timer for that deadline may run later than the deadline
+/// (its thread busy), so the rule is here, where grants are decided, and not in the timer.
+///
 /// Idle connections are closed once idle for ``Limits/idleTimeout``: by the idle timer, which
 /// ``Actions/armIdleTimer`` asks for while idle connections exist, at most once per
 /// ``reapInterval`` (each run visits the origins with open connections or waiting calls, at most
@@ -57,13 +62,16 @@ struct ConnectionPoolState<Connection> {
     struct Actions {
         /// Waiting calls that got a grant, in order.
         var grants: [(waiter: WaiterID, grant: Grant)] = []
+        /// Waiting calls whose turn came after their deadline: out of the queue, with nothing;
+        /// fail each with a timeout.
+        var expired: [(waiter: WaiterID, origin: String)] = []
         /// Connections to close (idle too long, or making room for another call).
         var close: [Connection] = []
         /// Arm the idle timer for this time (nanoseconds); it is not armed for an earlier one.
         var armIdleTimer: UInt64?
 
         /// Whether there is nothing to do.
-        var isEmpty: Bool { grants.isEmpty && close.isEmpty && armIdleTimer == nil }
+        var isEmpty: Bool { grants.isEmpty && expired.isEmpty && close.isEmpty && armIdleTimer == nil }
     }
 
     private struct Idle {
@@ -76,6 +84,10 @@ struct ConnectionPoolState<Connection> {
         /// Whether an idle connection of the origin serves it (a kept-alive GET), or it needs a
         /// fresh one (a streamed upload or a download on a connection of its own).
         let reusesIdle: Bool
+        /// The call's deadline (nanoseconds), `nil` for none: past it, the call gets nothing.
+        let deadline: UInt64?
+
+        func hasExpired(at now: UInt64) -> Bool { deadline.map { now >= $0 } ?? false }
     }
 
     private struct Origin {
@@ -115,11 +127,16 @@ struct ConnectionPoolState<Connection> {
     func openCount(for origin: String) -> Int { origins[origin]?.open ?? 0 }
     /// Connections to `origin` leased to calls.
     func leasedCount(for origin: String) -> Int { origins[origin]?.leased ?? 0 }
+    /// The origin a waiting call waits for; `nil` once it waits no more.
+    func origin(of waiter: WaiterID) -> String? { waiterOrigins[waiter] }
 
     /// A connection for a call to `origin`, or a place in its queue. With `reusingIdle` false
     /// (a call that needs a fresh connection), an idle connection of the origin is closed to make
-    /// room when the origin is at its cap.
-    mutating func acquire(origin key: String, reusingIdle: Bool = true, now: UInt64) -> (Acquisition, Actions) {
+    /// room when the origin is at its cap. A call that waits gets nothing once `deadline`
+    /// (nanoseconds, the clock of `now`) has passed.
+    mutating func acquire(
+        origin key: String, reusingIdle: Bool = true, deadline: UInt64? = nil, now: UInt64
+    ) -> (Acquisition, Actions) {
         var actions = Actions()
         // The origin's idle connections past the timeout go first: the timer may not have run yet.
         let timeout = limits.idleTimeout
@@ -128,13 +145,15 @@ struct ConnectionPoolState<Connection> {
             openCount -= expired.count
             actions.close = expired
         }
+        // Calls of the origin that waited past their deadline do not hold this one back.
+        expireWaiters(of: key, now: now, into: &actions)
         if origins[key]?.waiters.isEmpty ?? true,
             let grant = grant(to: key, reusingIdle: reusingIdle, actions: &actions)
         {
             return (.granted(grant), actions)
         }
         nextWaiter += 1
-        let waiter = Waiter(id: nextWaiter, reusesIdle: reusingIdle)
+        let waiter = Waiter(id: nextWaiter, reusesIdle: reusingIdle, deadline: deadline)
         withOrigin(key) { $0.waiters.append(waiter) }
         waiterOrigins[waiter.id] = key
         return (.waiting(waiter.id), actions)
@@ -146,7 +165,9 @@ struct ConnectionPoolState<Connection> {
         var actions = Actions()
         guard let leased = origins[key]?.leased, leased > 0 else { return actions }
         if let connection {
-            // Straight to the first waiting call of the origin; the place stays leased.
+            // Straight to the first waiting call of the origin whose deadline has not passed; the
+            // place stays leased.
+            expireWaiters(of: key, now: now, into: &actions)
             let first: Waiter? = withOrigin(key) { origin in
                 guard !origin.waiters.isEmpty else {
                     origin.leased -= 1
@@ -172,19 +193,20 @@ struct ConnectionPoolState<Connection> {
             withOrigin(key) { $0.leased -= 1 }
             openCount -= 1
         }
-        serveWaiters(&actions)
+        serveWaiters(&actions, now: now)
         removeIfUnused(key)
         return actions
     }
 
     /// Removes a waiting call from its queue (cancelled, or its deadline passed); `nil` when it
-    /// is not waiting (any more): it was given its grant already, which the caller must release.
-    mutating func cancel(_ waiter: WaiterID) -> Actions? {
+    /// is not waiting (any more): it was given its grant already (which the caller must release)
+    /// or left the queue in ``Actions/expired``.
+    mutating func cancel(_ waiter: WaiterID, now: UInt64) -> Actions? {
         guard let key = waiterOrigins.removeValue(forKey: waiter) else { return nil }
         withOrigin(key) { $0.waiters.removeAll { $0.id == waiter } }
         var actions = Actions()
         // A call that waited behind this one may go now.
-        serveWaiters(&actions)
+        serveWaiters(&actions, now: now)
         removeIfUnused(key)
         return actions
     }
@@ -205,7 +227,7 @@ struct ConnectionPoolState<Connection> {
         // Not before the interval: the work of a run stays bounded per second.
         idleTimer = next.map { max($0, now &+ reapInterval) }
         actions.armIdleTimer = idleTimer
-        serveWaiters(&actions)
+        serveWaiters(&actions, now: now)
         return actions
     }
 
@@ -273,6 +295,18 @@ struct ConnectionPoolState<Connection> {
         return .open
     }
 
+    /// Takes the waiting calls at the head of `key`'s queue whose deadline has passed out of the
+    /// queue, into ``Actions/expired``.
+    private mutating func expireWaiters(of key: String, now: UInt64, into actions: inout Actions) {
+        guard let waiters = origins[key]?.waiters, waiters.first?.hasExpired(at: now) == true else { return }
+        let count = waiters.prefix { $0.hasExpired(at: now) }.count
+        withOrigin(key) { $0.waiters.removeFirst(count) }
+        for waiter in waiters.prefix(count) {
+            waiterOrigins[waiter.id] = nil
+            actions.expired.append((waiter.id, key))
+        }
+    }
+
     /// The origin of the connection idle the longest, across origins.
     private func longestIdle() -> String? {
         var best: (key: String, since: UInt64)?
@@ -284,8 +318,9 @@ struct ConnectionPoolState<Connection> {
     }
 
     /// Gives grants to waiting calls while any can have one: the earliest waiting call (by
-    /// arrival) at the head of an origin's queue that can go, first.
-    private mutating func serveWaiters(_ actions: inout Actions) {
+    /// arrival) at the head of an origin's queue that can go, first. A call whose deadline has
+    /// passed leaves the queue in ``Actions/expired`` when it would have been chosen.
+    private mutating func serveWaiters(_ actions: inout Actions, now: UInt64) {
         while !waiterOrigins.isEmpty {
             let anyIdle = origins.values.contains { !$0.idle.isEmpty }
             var chosen: (key: String, waiter: Waiter)?
@@ -295,9 +330,13 @@ struct ConnectionPoolState<Connection> {
                 else { continue }
                 chosen = (key, first)
             }
-            guard let (key, waiter) = chosen,
-                let grant = grant(to: key, reusingIdle: waiter.reusesIdle, actions: &actions)
-            else { return }
+            guard let (key, waiter) = chosen else { return }
+            if waiter.hasExpired(at: now) {
+                expireWaiters(of: key, now: now, into: &actions)
+                removeIfUnused(key)
+                continue
+            }
+            guard let grant = grant(to: key, reusingIdle: waiter.reusesIdle, actions: &actions) else { return }
             withOrigin(key) { _ = $0.waiters.removeFirst() }
             waiterOrigins[waiter.id] = nil
             actions.grants.append((waiter.id, grant))

@@ -226,4 +226,16 @@ extension URLError {
     init(_ code: URLError.Code, reason: String) {
         self.init(code, userInfo: [NSLocalizedDescriptionKey: reason])
     }
+
+    /// The call's deadline passed before its request was written: no byte of it was sent, so the
+    /// server never saw it. Every transport checks the deadline once more just before the first
+    /// write, whatever its timers say: a timer may run late on a busy thread, and a request written
+    /// after its call failed (a POST the server then processes) must never happen.
+    static var timedOutBeforeTheRequest: URLError {
+        URLError(
+            .timedOut,
+            reason:
+                "the call's timeout passed before its request was written (while connecting); nothing was sent. "
+                + "Raise the call's timeout (the descriptor's timeout or URLRequest.timeoutInterval)")
+    }
 }

@@ -233,6 +233,7 @@
         }
 
         private func send(reused: Bool) {
+            if let deadline, EventLoop.now() >= deadline { return fail(URLError.timedOutBeforeTheRequest) }
             connectionReused = reused
             figures.bytesSent += Int64(head.count)
             socket.write(head) { [self] transfer in

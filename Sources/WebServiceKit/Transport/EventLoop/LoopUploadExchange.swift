@@ -310,6 +310,7 @@
         }
 
         private func sendHead() {
+            if let deadline, EventLoop.now() >= deadline { return fail(URLError.timedOutBeforeTheRequest) }
             let framing: HTTP1RequestHead.Framing =
                 body == nil ? .none : length.map(HTTP1RequestHead.Framing.length) ?? .chunked
             let head = HTTP1RequestHead(
