@@ -18,6 +18,72 @@ import XCTest
                 .trimmingCharacters(in: .whitespacesAndNewlines)
         }
 
+        /// Whether `object` has a side table: the word after its isa is then the table's address,
+        /// shifted and marked by its two top bits (`UseSlowRC` and `SideTableMark` in the Swift
+        /// runtime's RefCount.h, 64-bit layout). A weak reference is what makes one.
+        private static func hasSideTable(_ object: AnyObject) -> Bool {
+            let word = Unmanaged.passUnretained(object).toOpaque().load(
+                fromByteOffset: MemoryLayout<UInt>.size, as: UInt64.self)
+            return word >> 62 == 0b11
+        }
+
+        private final class Probe {}
+
+        /// The twin of the next test: the check sees the side table a weak reference makes.
+        func testTheSideTableCheckSeesAWeakReference() {
+            let probe = Probe()
+            XCTAssertFalse(Self.hasSideTable(probe))
+            let weakProbe = { [weak probe] in probe }
+            XCTAssertNotNil(weakProbe())
+            XCTAssertTrue(Self.hasSideTable(probe))
+        }
+
+        /// The scheduler's timer closures hold it by no weak reference, on any path (the loop's
+        /// timer armed from another thread and from the loop's own, the stand-in, the scheduler
+        /// going away): a side table on the process's scheduler, which lives until exit, was
+        /// what valgrind reported as a definite leak (Docs/Reliability.md, "Leak check").
+        func testTheSchedulerGetsNoSideTable() throws {
+            let loop = try EventLoop(name: "test-deadlines")
+            defer { loop.shutdown() }
+            let scheduler = DeadlineScheduler(loop: loop)
+            let ran = expectation(description: "every action ran")
+            ran.expectedFulfillmentCount = 3
+            _ = scheduler.schedule(after: 0.01) {
+                // From the loop's own thread too.
+                _ = scheduler.schedule(after: 0.01) { ran.fulfill() }
+                ran.fulfill()
+            }
+            let cancelled = scheduler.schedule(after: 60) { XCTFail("a cancelled action ran") }
+            scheduler.cancel(cancelled)
+            let stopped = try EventLoop(name: "test-stopped")
+            stopped.shutdown()
+            let standIn = DeadlineScheduler(loop: stopped)
+            _ = standIn.schedule(after: 0.01) { ran.fulfill() }
+            wait(for: [ran], timeout: 10)
+            XCTAssertFalse(Self.hasSideTable(scheduler))
+            XCTAssertFalse(Self.hasSideTable(standIn))
+            XCTAssertFalse(Self.hasSideTable(DeadlineScheduler.shared))
+        }
+
+        /// A scheduler that goes away with actions pending runs none of them, and lets go of its
+        /// timer: what its loop or stand-in held of it is released.
+        func testASchedulerThatGoesAwayRunsNothingMoreAndIsReleased() throws {
+            let loop = try EventLoop(name: "test-deadlines")
+            defer { loop.shutdown() }
+            weak var released: DeadlineScheduler?
+            let flushed = expectation(description: "the loop ran the work queued before")
+            do {
+                let scheduler = DeadlineScheduler(loop: loop)
+                released = scheduler
+                _ = scheduler.schedule(after: 0.05) { XCTFail("an action of a scheduler that went away ran") }
+            }
+            XCTAssertNil(released, "the scheduler is released")
+            // The loop's timer would have fired by now; the work queued after it shows it did not run.
+            let late = DeadlineScheduler(loop: loop)
+            _ = late.schedule(after: 0.1) { flushed.fulfill() }
+            wait(for: [flushed], timeout: 10)
+        }
+
         func testActionsRunOnTheLoopsThreadInDeadlineOrder() throws {
             let loop = try EventLoop(name: "test-deadlines")
             defer { loop.shutdown() }

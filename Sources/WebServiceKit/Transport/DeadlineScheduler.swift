@@ -20,7 +20,13 @@ import Foundation
 /// task, close a socket). The scheduler starts no loop itself: until the loops run (a process
 /// that only uses `URLSession`), and should they fail to start, a Dispatch timer source on a
 /// queue of its own stands in, as the timer is elsewhere.
-final class DeadlineScheduler: @unchecked Sendable {  // `state` is locked; the rest: see each member
+///
+/// No closure it hands to a loop or a Dispatch source refers to it weakly: they hold its
+/// ``Timing`` strongly, and the scheduler breaks those cycles when it goes away. A weak reference
+/// gives its object a side table for the object's life; for the process's scheduler, which lives
+/// until exit, valgrind then reports the side table as "definitely lost", since the object keeps
+/// its address only shifted and flagged in its reference count (Docs/Reliability.md, "Leak check").
+final class DeadlineScheduler: Sendable {
     /// A scheduled action, to cancel it.
     struct Token: Hashable, Sendable {
         fileprivate let id: UInt64
@@ -41,6 +47,8 @@ final class DeadlineScheduler: @unchecked Sendable {  // `state` is locked; the 
         var armed = UInt64.max
         /// Whether work that brings the loop's timer to `armed` is queued on the loop already.
         var syncQueued = false
+        /// Set when the scheduler went away: nothing is scheduled or run any more.
+        var stopped = false
     }
 
     /// The process's scheduler, which every transport shares.
@@ -49,21 +57,10 @@ final class DeadlineScheduler: @unchecked Sendable {  // `state` is locked; the 
     /// How late an action may run: timeouts need no better, and the system can group wake-ups.
     static let leeway = DispatchTimeInterval.milliseconds(5)
 
-    private let state = Locked(State())
+    /// The heap, the actions and the timer; what the timer's closures hold.
+    private let timing: Timing
 
     #if os(Linux) && canImport(CWebServiceKitSystem)
-        /// Gives the loop whose timer wakes the scheduler, or `nil` while there is none.
-        private let loopSource: @Sendable () -> EventLoop?
-        /// The loop, once `loopSource` gave it: the same one from then on.
-        private let timerLoop = Locked<EventLoop?>(nil)
-        /// The loop's timer and the deadline it is armed for (`UInt64.max`: none). Touched on
-        /// the loop's thread only.
-        private var loopTimer: TimerQueue<() -> Void>.ID?
-        private var loopDeadline = UInt64.max
-        /// The Dispatch timer that stands in while no loop runs; made when first needed, armed
-        /// under `state`'s lock.
-        private let standIn = Locked<DispatchSourceTimer?>(nil)
-
         /// A scheduler whose timer is one of the first loop of `loops` (the process's by
         /// default) once they run; it does not start them.
         convenience init(loopsOf loops: SharedEventLoops = .process) {
@@ -78,148 +75,216 @@ final class DeadlineScheduler: @unchecked Sendable {  // `state` is locked; the 
         /// A scheduler whose timer is one of the loop `loopSource` gives, asked again at each
         /// arming until it gives one; meanwhile a Dispatch timer stands in.
         init(loopSource: @escaping @Sendable () -> EventLoop?) {
-            self.loopSource = loopSource
+            timing = Timing(loopSource: loopSource)
         }
-
-        deinit { standIn.current?.cancel() }
     #else
-        private let timer: DispatchSourceTimer
-
         init(queue: DispatchQueue = DispatchQueue(label: "WebServiceKit.deadlines")) {
-            timer = DispatchSource.makeTimerSource(queue: queue)
-            timer.setEventHandler { [weak self] in self?.fire() }
-            timer.activate()
+            timing = Timing(queue: queue)
         }
-
-        deinit { timer.cancel() }
     #endif
+
+    /// Forgets every action and stops the timer, which lets go of ``timing``.
+    deinit { timing.stop() }
 
     /// Runs `action` `seconds` from now, unless cancelled first: on the loop's thread where the
     /// timer is a loop's, else on the scheduler's queue.
     func schedule(after seconds: TimeInterval, _ action: @escaping @Sendable () -> Void) -> Token {
-        let now = DispatchTime.now().uptimeNanoseconds
-        let delay = seconds >= Double(UInt64.max / 2) / 1e9 ? UInt64.max / 2 : UInt64(max(0, seconds) * 1e9)
-        let deadline = now + delay
-        let (token, needsSync) = state.withLock { state -> (Token, Bool) in
-            state.nextID += 1
-            let id = state.nextID
-            state.actions[id] = action
-            state.push(Entry(deadline: deadline, id: id))
-            guard deadline < state.armed else { return (Token(id: id), false) }
-            state.armed = deadline
-            return (Token(id: id), rearm(&state))
-        }
-        if needsSync { syncTimer() }
-        return token
+        timing.schedule(after: seconds, action)
     }
 
     /// Forgets the action of `token`; it never runs, even if its deadline is passing now.
-    func cancel(_ token: Token) {
-        state.withLock { state in
-            guard state.actions.removeValue(forKey: token.id) != nil else { return }
-            // Cancelled entries wait in the heap until they reach its top; rebuild it when they
-            // outnumber the live ones, so it stays as small as the calls in flight.
-            if state.heap.count > 64, state.heap.count > 2 * state.actions.count { state.compact() }
-        }
-    }
+    func cancel(_ token: Token) { timing.cancel(token) }
 
     /// The actions waiting, and the heap's size (live and cancelled entries): for tests.
-    var counts: (pending: Int, stored: Int) { state.withLock { ($0.actions.count, $0.heap.count) } }
+    var counts: (pending: Int, stored: Int) { timing.state.withLock { ($0.actions.count, $0.heap.count) } }
 
-    /// Runs the actions whose deadline passed, and arms the timer for the next live one.
-    private func fire() {
-        let now = DispatchTime.now().uptimeNanoseconds
-        let (due, needsSync) = state.withLock { state -> ([@Sendable () -> Void], Bool) in
-            var due: [@Sendable () -> Void] = []
-            while let top = state.heap.first, top.deadline <= now {
-                state.popTop()
-                if let action = state.actions.removeValue(forKey: top.id) { due.append(action) }
+    /// The scheduler's state and timer. The closures of its timer (a loop's timer and the work
+    /// that arms it, or a Dispatch source's handler) hold it strongly; ``stop()`` ends them.
+    private final class Timing: @unchecked Sendable {  // `state` is locked; the rest: see each member
+        let state = Locked(State())
+
+        #if os(Linux) && canImport(CWebServiceKitSystem)
+            /// Gives the loop whose timer wakes the scheduler, or `nil` while there is none.
+            private let loopSource: @Sendable () -> EventLoop?
+            /// The loop, once `loopSource` gave it: the same one from then on.
+            private let timerLoop = Locked<EventLoop?>(nil)
+            /// The loop's timer and the deadline it is armed for (`UInt64.max`: none). Touched on
+            /// the loop's thread only.
+            private var loopTimer: TimerQueue<() -> Void>.ID?
+            private var loopDeadline = UInt64.max
+            /// The Dispatch timer that stands in while no loop runs; made when first needed, armed
+            /// under `state`'s lock.
+            private let standIn = Locked<DispatchSourceTimer?>(nil)
+
+            init(loopSource: @escaping @Sendable () -> EventLoop?) {
+                self.loopSource = loopSource
             }
-            // Skip cancelled entries so that the timer is armed for a live deadline.
-            while let top = state.heap.first, state.actions[top.id] == nil { state.popTop() }
-            state.armed = state.heap.first?.deadline ?? .max
-            return (due, state.armed != .max && rearm(&state))
-        }
-        if needsSync { syncTimer() }
-        // Outside the lock: an action may schedule or cancel.
-        for action in due { action() }
-    }
+        #else
+            private let timer: DispatchSourceTimer
 
-    #if os(Linux) && canImport(CWebServiceKitSystem)
-        /// Called under the lock once `armed` changed: whether the caller must bring the loop's
-        /// timer to it (``syncTimer()``), that is, whether no such work is queued on the loop
-        /// already (the work queued reads `armed` when it runs, so one is enough).
-        private func rearm(_ state: inout State) -> Bool {
-            guard !state.syncQueued else { return false }
-            state.syncQueued = true
-            return true
-        }
-
-        /// Brings the loop's timer to the earliest deadline: at once on the loop's thread, else
-        /// through work handed to the loop; with the stand-in while no loop runs.
-        private func syncTimer() {
-            guard let loop = currentLoop() else { return armStandIn() }
-            if loop.inLoop { return syncLoopTimer(on: loop) }
-            // A loop that is shutting down (a test's own) takes no more work.
-            guard loop.execute({ [weak self] in self?.syncLoopTimer(on: loop) }) else { return armStandIn() }
-        }
-
-        /// The loop of the timer, or `nil` while it cannot start.
-        private func currentLoop() -> EventLoop? {
-            if let loop = timerLoop.current { return loop }
-            guard let loop = loopSource() else { return nil }
-            return timerLoop.withLock { current in
-                if current == nil { current = loop }
-                return current
+            init(queue: DispatchQueue) {
+                timer = DispatchSource.makeTimerSource(queue: queue)
+                // The handler holds the timing until `stop` cancels the source.
+                timer.setEventHandler { [self] in fire() }
+                timer.activate()
             }
+        #endif
+
+        func schedule(after seconds: TimeInterval, _ action: @escaping @Sendable () -> Void) -> Token {
+            let now = DispatchTime.now().uptimeNanoseconds
+            let delay = seconds >= Double(UInt64.max / 2) / 1e9 ? UInt64.max / 2 : UInt64(max(0, seconds) * 1e9)
+            let deadline = now + delay
+            let (token, needsSync) = state.withLock { state -> (Token, Bool) in
+                state.nextID += 1
+                let id = state.nextID
+                guard !state.stopped else { return (Token(id: id), false) }
+                state.actions[id] = action
+                state.push(Entry(deadline: deadline, id: id))
+                guard deadline < state.armed else { return (Token(id: id), false) }
+                state.armed = deadline
+                return (Token(id: id), rearm(&state))
+            }
+            if needsSync { syncTimer() }
+            return token
         }
 
-        /// On the loop: arms its timer for `armed`, replacing the one armed before.
-        private func syncLoopTimer(on loop: EventLoop) {
-            let wanted = state.withLock { state in
-                state.syncQueued = false
-                return state.armed
-            }
-            guard wanted != loopDeadline else { return }
-            if let loopTimer { loop.cancelTimer(loopTimer) }
-            loopTimer = nil
-            loopDeadline = wanted
-            guard wanted != .max else { return }
-            loopTimer = loop.schedule(at: wanted) { [weak self] in
-                guard let self else { return }
-                loopTimer = nil
-                loopDeadline = .max
-                fire()
-            }
-        }
-
-        /// Arms the Dispatch timer that stands in for the loop's for `armed`.
-        private func armStandIn() {
+        func cancel(_ token: Token) {
             state.withLock { state in
-                state.syncQueued = false
-                guard state.armed != .max else { return }
-                let timer = standIn.withLock { timer in
-                    if let timer { return timer }
-                    let made = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "WebServiceKit.deadlines"))
-                    made.setEventHandler { [weak self] in self?.fire() }
-                    made.activate()
-                    timer = made
-                    return made
-                }
-                // Under the lock, so that two armings cannot leave it set for the later deadline.
-                timer.schedule(deadline: DispatchTime(uptimeNanoseconds: state.armed), leeway: Self.leeway)
+                guard state.actions.removeValue(forKey: token.id) != nil else { return }
+                // Cancelled entries wait in the heap until they reach its top; rebuild it when they
+                // outnumber the live ones, so it stays as small as the calls in flight.
+                if state.heap.count > 64, state.heap.count > 2 * state.actions.count { state.compact() }
             }
         }
-    #else
-        /// Called under the lock once `armed` changed: arms the timer there, so that two calls
-        /// (or a call and `fire`) cannot leave it set for the later of their deadlines.
-        private func rearm(_ state: inout State) -> Bool {
-            timer.schedule(deadline: DispatchTime(uptimeNanoseconds: state.armed), leeway: Self.leeway)
-            return false
+
+        /// Runs the actions whose deadline passed, and arms the timer for the next live one.
+        private func fire() {
+            let now = DispatchTime.now().uptimeNanoseconds
+            let (due, needsSync) = state.withLock { state -> ([@Sendable () -> Void], Bool) in
+                var due: [@Sendable () -> Void] = []
+                while let top = state.heap.first, top.deadline <= now {
+                    state.popTop()
+                    if let action = state.actions.removeValue(forKey: top.id) { due.append(action) }
+                }
+                // Skip cancelled entries so that the timer is armed for a live deadline.
+                while let top = state.heap.first, state.actions[top.id] == nil { state.popTop() }
+                state.armed = state.heap.first?.deadline ?? .max
+                return (due, state.armed != .max && rearm(&state))
+            }
+            if needsSync { syncTimer() }
+            // Outside the lock: an action may schedule or cancel.
+            for action in due { action() }
         }
 
-        private func syncTimer() {}
-    #endif
+        #if os(Linux) && canImport(CWebServiceKitSystem)
+            /// Forgets every action and disarms the timer: the loop's timer through work handed
+            /// to its loop (a stopped loop dropped its timers already), the stand-in by cancelling
+            /// it, which makes Dispatch release its handler.
+            func stop() {
+                state.withLock { state in
+                    state.stopped = true
+                    state.actions = [:]
+                    state.heap = []
+                    state.armed = .max
+                }
+                standIn.withLock { timer in
+                    timer?.cancel()
+                    timer = nil
+                }
+                if let loop = timerLoop.current {
+                    loop.execute { [self] in syncLoopTimer(on: loop) }
+                }
+            }
+
+            /// Called under the lock once `armed` changed: whether the caller must bring the loop's
+            /// timer to it (``syncTimer()``), that is, whether no such work is queued on the loop
+            /// already (the work queued reads `armed` when it runs, so one is enough).
+            private func rearm(_ state: inout State) -> Bool {
+                guard !state.syncQueued else { return false }
+                state.syncQueued = true
+                return true
+            }
+
+            /// Brings the loop's timer to the earliest deadline: at once on the loop's thread, else
+            /// through work handed to the loop; with the stand-in while no loop runs.
+            private func syncTimer() {
+                guard let loop = currentLoop() else { return armStandIn() }
+                if loop.inLoop { return syncLoopTimer(on: loop) }
+                // A loop that is shutting down (a test's own) takes no more work.
+                guard loop.execute({ [self] in syncLoopTimer(on: loop) }) else { return armStandIn() }
+            }
+
+            /// The loop of the timer, or `nil` while it cannot start.
+            private func currentLoop() -> EventLoop? {
+                if let loop = timerLoop.current { return loop }
+                guard let loop = loopSource() else { return nil }
+                return timerLoop.withLock { current in
+                    if current == nil { current = loop }
+                    return current
+                }
+            }
+
+            /// On the loop: arms its timer for `armed`, replacing the one armed before.
+            private func syncLoopTimer(on loop: EventLoop) {
+                let wanted = state.withLock { state in
+                    state.syncQueued = false
+                    return state.armed
+                }
+                guard wanted != loopDeadline else { return }
+                if let loopTimer { loop.cancelTimer(loopTimer) }
+                loopTimer = nil
+                loopDeadline = wanted
+                guard wanted != .max else { return }
+                // The timer holds the timing until it fires or `stop` disarms it.
+                loopTimer = loop.schedule(at: wanted) { [self] in
+                    loopTimer = nil
+                    loopDeadline = .max
+                    fire()
+                }
+            }
+
+            /// Arms the Dispatch timer that stands in for the loop's for `armed`.
+            private func armStandIn() {
+                state.withLock { state in
+                    state.syncQueued = false
+                    guard state.armed != .max, !state.stopped else { return }
+                    let timer = standIn.withLock { timer in
+                        if let timer { return timer }
+                        let made = DispatchSource.makeTimerSource(
+                            queue: DispatchQueue(label: "WebServiceKit.deadlines"))
+                        // The handler holds the timing until `stop` cancels the source.
+                        made.setEventHandler { [self] in fire() }
+                        made.activate()
+                        timer = made
+                        return made
+                    }
+                    // Under the lock, so that two armings cannot leave it set for the later deadline.
+                    timer.schedule(
+                        deadline: DispatchTime(uptimeNanoseconds: state.armed), leeway: DeadlineScheduler.leeway)
+                }
+            }
+        #else
+            /// Forgets every action and cancels the timer, which makes Dispatch release its handler.
+            func stop() {
+                state.withLock { state in
+                    state.stopped = true
+                    state.actions = [:]
+                    state.heap = []
+                    state.armed = .max
+                }
+                timer.cancel()
+            }
+
+            /// Called under the lock once `armed` changed: arms the timer there, so that two calls
+            /// (or a call and `fire`) cannot leave it set for the later of their deadlines.
+            private func rearm(_ state: inout State) -> Bool {
+                timer.schedule(deadline: DispatchTime(uptimeNanoseconds: state.armed), leeway: DeadlineScheduler.leeway)
+                return false
+            }
+
+            private func syncTimer() {}
+        #endif
+    }
 }
 
 extension DeadlineScheduler.State {
