@@ -63,12 +63,21 @@ enum SmallGetBenchmark {
         let rawAsync: @Sendable () async -> Void
     }
 
-    /// The 1 KB JSON body of the `post` form: 16 records of a name and a number.
-    static let postBody: [String: [[String: String]]] = [
-        "items": (0..<16).map { ["name": "item number \($0) of the post measure", "value": "\($0 * 1_000_003)"] }
-    ]
+    /// The body of the `post` form: 16 records of a name and a number, about 1 KB of JSON.
+    struct PostBody: Encodable, Sendable {
+        struct Item: Encodable, Sendable {
+            let name: String
+            let value: Int
+        }
+        let items: [Item]
+    }
+
+    static let postBody = PostBody(
+        items: (0..<16).map { PostBody.Item(name: "item number \($0) of the post measure", value: $0 * 1_000_003) })
 
     /// The four bodies of the `post` form: a POST of ``postBody`` as JSON, the answer read as text.
+    /// Each side encodes the body for every call, as an app does (the raw side with one
+    /// `JSONEncoder`, as the library's JSON serializer).
     static func postBodies(for url: URL, failures: Failures) -> Bodies {
         let client = WebServiceClient(serviceRoot: url.deletingLastPathComponent())
         let call = WebServiceCall<String>(
@@ -77,9 +86,13 @@ enum SmallGetBenchmark {
         var request = URLRequest(url: url)
         request.httpMethod = "POST"
         request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-        // The same value, encoded by Foundation's JSONEncoder as the library's JSON serializer does.
-        request.httpBody = try? JSONEncoder().encode(postBody)
-        let sent = request
+        let template = request
+        let encoder = JSONEncoder()
+        let sent: @Sendable () -> URLRequest = {
+            var request = template
+            request.httpBody = try? encoder.encode(postBody)
+            return request
+        }
         let check: @Sendable (Data?, URLResponse?) -> Bool = { data, response in
             (response as? HTTPURLResponse)?.statusCode == 200 && !(data ?? Data()).isEmpty
         }
@@ -100,7 +113,7 @@ enum SmallGetBenchmark {
             },
             rawCallback: {
                 let done = DispatchSemaphore(value: 0)
-                session.dataTask(with: sent) { data, response, error in
+                session.dataTask(with: sent()) { data, response, error in
                     if check(data, response), let data {
                         blackHole(String(decoding: data, as: UTF8.self))
                     } else {
@@ -115,7 +128,7 @@ enum SmallGetBenchmark {
             },
             rawAsync: {
                 do {
-                    let (data, response) = try await session.data(for: sent)
+                    let (data, response) = try await session.data(for: sent())
                     guard check(data, response) else { return failures.record("raw: not 200") }
                     blackHole(String(decoding: data, as: UTF8.self))
                 } catch {
@@ -177,15 +190,20 @@ enum SmallGetBenchmark {
 
     /// `webservice-bench --profile-small-get URL N FORM`: makes N calls one way, for
     /// `valgrind --tool=callgrind`. FORM is callbacks, raw-callbacks, async, raw-async, lanes,
-    /// raw-lanes, or callbacks-nometrics (the library with ``WebServiceClient/collectsMetrics``
-    /// off).
+    /// raw-lanes, callbacks-nometrics (the library with ``WebServiceClient/collectsMetrics``
+    /// off), or post and post-raw (the `post` form's POST to the URL of nginx's `/upload`).
     static func childExitCode(for arguments: [String]) -> Int32? {
         guard arguments.count == 5, arguments[1] == profileFlag, let url = URL(string: arguments[2]),
             let count = Int(arguments[3])
         else { return nil }
         let failures = Failures()
-        let bodies = bodies(for: url, failures: failures, collectsMetrics: arguments[4] != "callbacks-nometrics")
+        let bodies =
+            arguments[4].hasPrefix("post")
+            ? postBodies(for: url, failures: failures)
+            : bodies(for: url, failures: failures, collectsMetrics: arguments[4] != "callbacks-nometrics")
         switch arguments[4] {
+        case "post": _ = measure(count, bodies.libraryCallback)
+        case "post-raw": _ = measure(count, bodies.rawCallback)
         case "callbacks", "callbacks-nometrics": _ = measure(count, bodies.libraryCallback)
         case "raw-callbacks": _ = measure(count, bodies.rawCallback)
         case "async": _ = measureAsync(count, bodies.libraryAsync)

@@ -24,6 +24,8 @@ final class PlainHTTPMethodTests: XCTestCase {
     }
 
     private static let methods: [HTTPMethod] = [.get, .post, .put, .patch, .delete, .options]
+    /// Of those, the idempotent ones (RFC 9110 §9.2.2).
+    private static let idempotent: Set<HTTPMethod> = [.get, .put, .delete, .options]
 
     /// The raw route for `method`; argument 3, when there is one, is the body.
     private static func raw(_ method: HTTPMethod) -> WebServiceCall<Data> {
@@ -48,10 +50,13 @@ final class PlainHTTPMethodTests: XCTestCase {
         WebServiceClient(serviceRoot: try FaultServer.url())
     }
 
+    /// The answers of the first two tests say `Connection: close`, as the server closes after
+    /// them: a connection it closed unannounced is the subject of the last ones.
     func testAChunkedAnswerWithATrailerFieldEndsNoCallWhateverTheMethod() async throws {
         let client = try client()
         let answer =
-            "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nTransfer-Encoding: chunked\r\nTrailer: X-Checksum\r\n\r\n"
+            "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nTransfer-Encoding: chunked\r\nTrailer: X-Checksum\r\n"
+            + "Connection: close\r\n\r\n"
             + "5\r\nhello\r\n6\r\n world\r\n0\r\nX-Checksum: 0123abcd\r\nX-Second: t\r\n\r\n"
         for method in Self.methods {
             let response = try await perform(client, method, answer)
@@ -69,7 +74,7 @@ final class PlainHTTPMethodTests: XCTestCase {
         let client = try client()
         let answer =
             "HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 103 Early Hints\r\nLink: </style.css>; rel=preload\r\n\r\n"
-            + "HTTP/1.1 200 OK\r\nContent-Length: 5\r\nContent-Type: text/plain\r\n\r\nhello"
+            + "HTTP/1.1 200 OK\r\nContent-Length: 5\r\nContent-Type: text/plain\r\nConnection: close\r\n\r\nhello"
         for method in Self.methods {
             let response = try await perform(client, method, answer)
             XCTAssertEqual(response.statusCode, 200, "\(method)")
@@ -94,17 +99,81 @@ final class PlainHTTPMethodTests: XCTestCase {
         }
     }
 
-    /// A kept-alive connection that the server closes as the next request arrives: every method
-    /// still gets its answer (GET and HEAD go again on a new connection, RFC 9112 §9.3.1; every
-    /// other method is carried on a connection of its own, never one the server may have closed).
-    func testAConnectionClosedAfterItsFirstAnswerCostsNoCall() async throws {
-        let client = try client()
+    /// A kept-alive connection that the server closes as the next request arrives, before any
+    /// byte of an answer (it read the request: it may have processed it). A request that may be
+    /// sent twice goes again on a new connection (RFC 9112 §9.3.1): GET, PUT, DELETE, OPTIONS by
+    /// their method (RFC 9110 §9.2.2), a POST whose descriptor says it is idempotent. A POST or
+    /// PATCH is not sent again: the call fails saying the server may have processed it, and the
+    /// server saw it once.
+    func testARequestOnAConnectionClosedAsItWentOutGoesAgainOnlyWhenItMay() async throws {
+        try XCTSkipUnless(
+            RoutingTransport.usesDirectHTTP1ByDefault, "kept-alive connections of every method are Linux's")
         let dropNext = WebServiceCall<Peer>(relativePath: "keep-alive/drop-next")
-        for method in Self.methods {
+        for (method, marked) in Self.methods.map({ ($0, false) }) + [(.post, true), (.patch, true)] {
+            // A client of its own: the connection the server will drop is the only one in its pool.
+            let client = try client()
             _ = try await client.perform(dropNext)
+            var fields = CallFields(method: method, relativePath: "keep-alive/peer?tag=%%0%%")
+            fields.bodyParameter = method == .get ? nil : 1
+            fields.isIdempotent = marked
+            let call = WebServiceCall<Peer>(fields)
+            let tag = UUID().uuidString
+            let arguments: [any Sendable] = method == .get ? [tag] : [tag, ["name": "value"]]
+            let label = "\(method)\(marked ? " marked idempotent" : "")"
+            do {
+                let answer = try await client.perform(call, arguments)
+                XCTAssertTrue(marked || Self.idempotent.contains(method), "\(label) was sent twice")
+                XCTAssertEqual(answer.served, 0, "\(label): answered on a new connection")
+            } catch {
+                XCTAssertFalse(marked || Self.idempotent.contains(method), "\(label): \(error)")
+                guard case .transport(let failure) = error else { return XCTFail("\(label): \(error)") }
+                XCTAssertEqual(failure.code, .networkConnectionLost, label)
+                XCTAssertTrue("\(error)".contains("may or may not have processed it"), "\(label): \(error)")
+                XCTAssertTrue("\(error)".contains("isIdempotent"), "\(label): \(error)")
+                let record = try await FaultServer.record(tag, at: try FaultServer.url())
+                XCTAssertEqual(record.count, 1, "\(label): the server saw it once")
+            }
+        }
+    }
+
+    /// A kept-alive connection the server closed after its answer (without saying `close`), idle
+    /// in the pool when the next request comes: no method loses its call to it. The test waits
+    /// until the server is done with the connection, so its close is in the client's socket
+    /// before the request goes out: the pool or the exchange sees it and opens a new connection
+    /// (the request is never written on the closed one, so a POST goes too).
+    func testAConnectionTheServerClosedWhileIdleCostsNoCall() async throws {
+        try XCTSkipUnless(
+            RoutingTransport.usesDirectHTTP1ByDefault, "kept-alive connections of every method are Linux's")
+        let closedAfterAnswer = "HTTP/1.1 200 OK\r\nContent-Length: 2\r\nContent-Type: text/plain\r\n\r\nok"
+        for method in Self.methods {
+            let client = try client()
+            let tag = UUID().uuidString
+            _ = try await client.perform(Self.raw(.get), HostileServerTests.encoded(closedAfterAnswer), "0", tag)
+            // Done with the request means the server shut its side down and closed the socket.
+            let record = try await FaultServer.record(tag, at: try FaultServer.url())
+            XCTAssertEqual(record.finished, 1)
             let body: [any Sendable] = method == .get ? [] : [["name": "value"]]
             let answer = try await client.response(for: Self.peer(method), arguments: body)
-            XCTAssertEqual(answer.statusCode, 200, "\(method)")
+            XCTAssertEqual(answer.value.served, 0, "\(method): a new connection")
+            XCTAssertEqual(answer.metrics.transactions.first?.connectionReused, false, "\(method)")
         }
+    }
+
+    /// A POST, PUT, PATCH and DELETE with a body in memory ride the same kept-alive connection
+    /// one after another, and each body arrives whole.
+    func testEveryMethodWithABodyInMemoryReusesOneConnection() async throws {
+        try XCTSkipUnless(
+            RoutingTransport.usesDirectHTTP1ByDefault, "kept-alive connections of every method are Linux's")
+        let client = try client()
+        var served: [Int] = []
+        var ports: Set<Int> = []
+        for method in Self.methods where method != .get {
+            let answer = try await client.response(for: Self.peer(method), arguments: [["name": "value"]])
+            served.append(answer.value.served)
+            ports.insert(answer.value.port)
+            XCTAssertEqual(answer.metrics.transactions.first?.requestBodyBytes, 16, "\(method)")
+        }
+        XCTAssertEqual(served, Array(0..<served.count))
+        XCTAssertEqual(ports.count, 1)
     }
 }

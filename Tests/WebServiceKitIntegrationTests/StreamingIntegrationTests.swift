@@ -16,6 +16,8 @@ private struct Item: Decodable, Equatable, Sendable {
 private struct Subscription: Encodable, Sendable {
     let topic: String
     let since: Int
+    /// Past `HTTP1Transport.keptAliveBodyLimit`: a body that takes a connection of its own.
+    var padding = String(repeating: "p", count: 70_000)
 }
 
 /// How a streamed call reaches the server: the three ways the library carries one.
@@ -23,8 +25,9 @@ private enum StreamRoute: String, CaseIterable, Sendable {
     /// The default client, a `GET`: ``HTTP1Transport`` on a kept-alive connection
     /// (`LoopExchange` on Linux).
     case keptAlive
-    /// The default client, a `POST` with a JSON body: ``HTTP1Transport`` on a connection of the
-    /// call's own (`LoopUploadExchange` on Linux).
+    /// The default client, a `POST` with a JSON body of 70 KB (over the 64 KiB that go on a
+    /// kept-alive connection): ``HTTP1Transport`` on a connection of the call's own
+    /// (`LoopUploadExchange` on Linux).
     case ownConnection
     /// A client whose transport is `URLSessionTransport(sessionConfiguration: .ephemeral)`: the
     /// session's data delegate.

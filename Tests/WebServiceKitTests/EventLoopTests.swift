@@ -39,6 +39,23 @@ import XCTest
             return try XCTUnwrap(result.current).get()
         }
 
+        /// The check a kept-alive connection gets before a request goes out on it: quiet while
+        /// nothing arrived; not once the peer sent bytes or closed, which it reads without
+        /// taking anything.
+        func testAConnectionIsQuietUntilThePeerSpeaksOrCloses() throws {
+            let (mine, peer) = try socketPair()
+            defer { close(mine) }
+            XCTAssertTrue(SocketOperations.isQuiet(mine))
+            var byte: UInt8 = 42
+            XCTAssertEqual(write(peer, &byte, 1), 1)
+            XCTAssertFalse(SocketOperations.isQuiet(mine), "bytes nobody asked for")
+            XCTAssertFalse(SocketOperations.isQuiet(mine), "the peek took nothing")
+            XCTAssertEqual(read(mine, &byte, 1), 1)
+            XCTAssertTrue(SocketOperations.isQuiet(mine))
+            close(peer)
+            XCTAssertFalse(SocketOperations.isQuiet(mine), "the peer's close")
+        }
+
         func testWorkFromManyThreadsRunsOnTheLoopInTheOrderEachThreadHandedIt() throws {
             let seen = Locked<[[Int]]>(Array(repeating: [], count: 4))
             let offLoop = Locked(0)

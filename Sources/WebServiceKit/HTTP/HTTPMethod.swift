@@ -30,6 +30,17 @@ public struct HTTPMethod: RawRepresentable, Hashable, Sendable, ExpressibleByStr
     /// Whether the method is a valid RFC 9110 `token`.
     var isValidToken: Bool { HTTPToken.isToken(rawValue) }
 
+    /// Whether a request with the method `token` may be sent more than once with the effect of
+    /// once (RFC 9110 §9.2.2: GET, HEAD, OPTIONS, TRACE, PUT and DELETE). Tokens are
+    /// case-sensitive (§9.1): `get` is not GET. The one rule for the retry policy and for a
+    /// request that meets a kept-alive connection the server has just closed.
+    static func isIdempotent(_ token: String) -> Bool {
+        switch token {
+        case "GET", "HEAD", "OPTIONS", "PUT", "DELETE", "TRACE": true
+        default: false
+        }
+    }
+
     /// Whether a request with this method carries the call's leftover argument as its body by default.
     var takesBodyByDefault: Bool { self == .post || self == .put || self == .patch }
 }

@@ -90,12 +90,7 @@ struct RetryStage: CallStage {
     /// §9.2.2) or a call its descriptor marks idempotent, and a body that can be sent again.
     static func mayResend(_ outgoing: Outgoing, descriptor: CallDescriptor) -> Bool {
         if let body = outgoing.body, !body.isReplayable { return false }
-        if descriptor.isIdempotent { return true }
-        // Method tokens are case-sensitive (RFC 9110 §9.1): "get" is not GET.
-        switch outgoing.request.httpMethod ?? "GET" {
-        case "GET", "HEAD", "OPTIONS", "PUT", "DELETE", "TRACE": return true
-        default: return false
-        }
+        return descriptor.isIdempotent || HTTPMethod.isIdempotent(outgoing.request.httpMethod ?? "GET")
     }
 
     /// Why `outcome` is retried under `policy`, or `nil` when it is not. `headArrived` says whether

@@ -80,7 +80,8 @@ struct DirectExchange {
         let address = host.trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
         if !connection.isOpen { try connection.open(host: address, port: port) }
         let framing: HTTP1RequestHead.Framing =
-            body == nil ? .none : length.map(HTTP1RequestHead.Framing.length) ?? .chunked
+            body == nil
+            ? HTTP1Transport.framing(of: nil, method: method) : length.map(HTTP1RequestHead.Framing.length) ?? .chunked
         var expectsContinue =
             body != nil
             && (request.value(forHTTPHeaderField: "Expect").map { $0.lowercased() == "100-continue" }

@@ -6,12 +6,13 @@ import Foundation
 #endif
 
 /// Sends requests to plain `http` URLs over HTTP/1.1 connections of its own, without `URLSession`:
-/// GET and HEAD requests without a body on kept-alive connections, every other request (a
-/// streamed body, a body in memory, a download to a file) on a connection of its own.
+/// requests of any method with no body or a body in memory of up to ``keptAliveBodyLimit`` bytes
+/// on kept-alive connections, every other request (a streamed body, a larger body, one that asks
+/// for `Expect: 100-continue`, a download to a file) on a connection of its own.
 ///
-/// ``RoutingTransport``, the client's default, sends most plain-`http` traffic here on Linux and
-/// the rest through ``URLSessionTransport``. Use this transport on its own when every call goes to
-/// `http` URLs that no proxy stands in front of:
+/// ``RoutingTransport``, the client's default, sends every plain-`http` request here on Linux
+/// unless a proxy applies, and `https` through ``URLSessionTransport``. Use this transport on its
+/// own when every call goes to `http` URLs that no proxy stands in front of:
 ///
 /// ```swift
 /// let client = WebServiceClient(serviceRoot: root, transport: HTTP1Transport(configuration: .ephemeral))
@@ -32,8 +33,10 @@ import Foundation
 /// Connections, kept-alive or not, follow the configuration's `httpMaximumConnectionsPerHost`
 /// per origin (6 by default), with a total cap across origins that follows the process's
 /// descriptor limit; ``ConnectionLimits`` sets either. Later calls wait in order, cancellable;
-/// idle connections are kept, up to the caps, until 30 s without use. A GET or HEAD that meets a
-/// kept-alive connection the server has just closed goes again on a new one (RFC 9112 §9.3.1).
+/// idle connections are kept, up to the caps, until 30 s without use. A request that meets a
+/// kept-alive connection the server has just closed, before any byte of an answer, goes again on
+/// a new one only when it may be sent twice (``maySendAgain(_:context:)``); a POST or PATCH fails
+/// instead, saying the server may have seen it.
 /// When the process has no descriptor left for a new connection, the call fails with
 /// `URLError(.cannotConnectToHost)` saying "too many open files" (see ``ConnectionLimits``).
 /// `Accept-Encoding` is sent only when the request has it; a `gzip` or `deflate` body is decoded
@@ -90,7 +93,7 @@ public final class HTTP1Transport: WebServiceTransport {
 
     /// How this transport carries a request.
     enum Route {
-        /// A GET or HEAD without a body, on a kept-alive connection.
+        /// No body or a small body in memory, any method, on a kept-alive connection.
         case keptAlive
         /// A streamed body, a body in memory or a download to a file, on a connection of its
         /// own (on an event loop on Linux, on a thread of its own elsewhere).
@@ -106,13 +109,45 @@ public final class HTTP1Transport: WebServiceTransport {
         return try await send(request, context: context, route: route)
     }
 
-    /// Whether `request` goes over a kept-alive connection: a GET or HEAD without a body.
-    /// Downloads to a file keep a connection of their own.
+    /// The largest body in memory that goes on a kept-alive connection, in one write with its
+    /// head: 64 KiB. A larger one goes on a connection of its own, which reads an early answer (a
+    /// 413 as the body goes out) while it writes, and asks `Expect: 100-continue` from 1 MiB.
+    public static let keptAliveBodyLimit = 64 * 1024
+
+    /// Whether `request` goes over a kept-alive connection: no body stream, no body in memory
+    /// larger than ``keptAliveBodyLimit``, no `Expect` of its own; any method. Downloads to a
+    /// file keep a connection of their own.
     static func keepsAlive(_ request: URLRequest) -> Bool {
-        guard request.httpBodyStream == nil, request.httpBody?.isEmpty ?? true else { return false }
-        // URLRequest's method is GET unless set (the library sets it only for other methods).
-        guard let method = request.httpMethod else { return true }
-        return method == "GET" || method == "HEAD"
+        guard request.httpBodyStream == nil, (request.httpBody?.count ?? 0) <= keptAliveBodyLimit else { return false }
+        return request.value(forHTTPHeaderField: "Expect") == nil
+    }
+
+    /// Whether a request may go again on a new connection after a reused one closed before any
+    /// byte of its answer: the server may have received and processed it (RFC 9112 §9.3.1), so
+    /// only when sending it twice has the effect of sending it once, by its method (RFC 9110
+    /// §9.2.2) or because its descriptor says so (``CallFields/isIdempotent``).
+    static func maySendAgain(_ method: String, context: TransportContext) -> Bool {
+        HTTPMethod.isIdempotent(method) || context.call.isIdempotent
+    }
+
+    /// The error of a request that met a reused connection the server closed before any byte of
+    /// its answer, and may not go again (``maySendAgain(_:context:)``).
+    static func closedBeforeAnswering(_ method: String, reason: String) -> URLError {
+        URLError(
+            .networkConnectionLost,
+            reason:
+                "\(reason) as the \(method) request went out on a reused connection, before any byte of an answer: "
+                + "the server may or may not have processed it, so it was not sent again (\(method) is not "
+                + "idempotent, RFC 9110 §9.2.2). Mark the descriptor isIdempotent when sending it twice is safe "
+                + "(an idempotency key), and a retry policy then retries it")
+    }
+
+    /// How a request without a stream frames its body in memory: its length, also 0 for a POST,
+    /// PUT or PATCH without one (RFC 9110 §8.6: a user agent should send `Content-Length` when the
+    /// method gives content a meaning); no field for other methods without a body.
+    static func framing(of body: Data?, method: String) -> HTTP1RequestHead.Framing {
+        if let body { return .length(Int64(body.count)) }
+        return HTTPMethod(rawValue: method).takesBodyByDefault ? .length(0) : .none
     }
 
     /// Sends `request` the way `route` says.
@@ -179,11 +214,11 @@ public final class HTTP1Transport: WebServiceTransport {
     /// The key of `url`'s origin in the pool: host and port (the scheme is always `http` here).
     private static func origin(of url: URL) -> String { "\(url.host?.lowercased() ?? ""):\(url.port ?? 80)" }
 
-    /// A GET or HEAD over a kept-alive connection to the URL's origin: an idle one from the
-    /// pool, or a new one, once the pool's caps allow (the call waits in order until then). A
-    /// pooled connection the server closed meanwhile is dropped, and the request goes on a new
-    /// one in its place (RFC 9112 §9.3.1 lets a client retry an idempotent request after a
-    /// connection closed before any response).
+    /// A request without a stream over a kept-alive connection to the URL's origin: an idle one
+    /// from the pool, or a new one, once the pool's caps allow (the call waits in order until
+    /// then). A pooled connection the server closed meanwhile is dropped before the request is
+    /// written, and a new one takes its place; one the server closes as the request goes out
+    /// sends it again on a new one only when ``maySendAgain(_:context:)`` (RFC 9112 §9.3.1).
     #if os(Linux) && canImport(CWebServiceKitSystem)
         /// On Linux the exchange runs on the connection's event loop (``LoopExchange``), which
         /// also sends the request again on a new connection when a reused one was dropped; no
@@ -198,12 +233,13 @@ public final class HTTP1Transport: WebServiceTransport {
             let method = request.httpMethod ?? "GET"
             let head = HTTP1RequestHead(
                 method: method, url: url, fields: request.allHTTPHeaderFields ?? [:],
-                extraFields: extraHeaders(for: request, url: url), framing: .none, expectsContinue: false,
-                keepsAlive: true)
+                extraFields: extraHeaders(for: request, url: url),
+                framing: Self.framing(of: request.httpBody, method: method), expectsContinue: false, keepsAlive: true)
             let outcome: DirectExchange.Outcome
             do {
                 outcome = try await LoopExchange.run(
-                    head, method: method, url: url, on: connection.socket, deadline: deadline?.uptimeNanoseconds,
+                    head, body: request.httpBody, method: method, url: url, on: connection.socket,
+                    deadline: deadline?.uptimeNanoseconds, mayResend: Self.maySendAgain(method, context: context),
                     context: context)
             } catch {
                 pool.release(connection, to: origin, reusable: false)
@@ -222,11 +258,13 @@ public final class HTTP1Transport: WebServiceTransport {
             var connection = try await pool.connection(to: origin, deadline: deadline)
             // After the wait for a connection: cookies stored meanwhile go with the request.
             let extra = extraHeaders(for: request, url: url)
+            let method = request.httpMethod ?? "GET"
             while true {
                 connection.socket.deadline = deadline
                 let exchange = UnsafeSendable(
                     DirectExchange(
-                        request: request, url: url, body: nil, length: nil, extraHeaders: extra, context: context,
+                        request: request, url: url, body: request.httpBody.map { InputStream(data: $0) },
+                        length: request.httpBody.map { Int64($0.count) }, extraHeaders: extra, context: context,
                         connection: connection.socket, keepsAlive: true))
                 let outcome: DirectExchange.Outcome
                 do {
@@ -237,6 +275,10 @@ public final class HTTP1Transport: WebServiceTransport {
                         try exchange.value.exchange()
                     }
                 } catch is DirectExchange.StaleConnection {
+                    guard Self.maySendAgain(method, context: context) else {
+                        pool.release(connection, to: origin, reusable: false)
+                        throw Self.closedBeforeAnswering(method, reason: "the server closed the connection")
+                    }
                     // Its place goes to a new connection.
                     connection.socket.close()
                     do {

@@ -109,24 +109,30 @@
         }
     }
 
-    /// One GET or HEAD without a body on a kept-alive ``LoopConnection``, driven by the
-    /// connection's event loop from start to end: connect when the connection is not open yet
-    /// (a numeric host resolved on the loop, a name on ``HostResolver``), write the request head,
-    /// read the response into a ``ResponseIntake`` as it arrives, and resume the caller straight
-    /// from the loop.
+    /// One request with no body or a small body in memory, of any method, on a kept-alive
+    /// ``LoopConnection``, driven by the connection's event loop from start to end: connect when
+    /// the connection is not open yet (a numeric host resolved on the loop, a name on
+    /// ``HostResolver``), write the request head and body in one buffer, read the response into
+    /// a ``ResponseIntake`` as it arrives, and resume the caller straight from the loop.
     ///
     /// - The deadline is a timer of the loop: when it fires the connection is closed and the call
     ///   fails with `URLError(.timedOut)`.
     /// - Cancelling the task closes the connection on the loop and fails the call with
     ///   `URLError(.cancelled)`; the call ends exactly once, whichever comes first.
     /// - A request on a reused connection that the server closed before any byte of a response
-    ///   goes again, once, on a new connection (RFC 9112 §9.3.1: a client may retry an idempotent
-    ///   request whose connection closed before the response began).
+    ///   goes again, once, on a new connection when it may be sent twice (RFC 9112 §9.3.1: a client
+    ///   may retry an idempotent request whose connection closed before the response began);
+    ///   otherwise the call fails with ``HTTP1Transport/closedBeforeAnswering(_:reason:)``.
     /// - The outcome says whether the connection can carry the next request; when it cannot, its
     ///   socket is closed already.
     final class LoopExchange: @unchecked Sendable {  // after `run` hands it over, only the loop's thread touches it
         private let connection: LoopConnection
+        /// The request's head and body, written in one go.
         private let head: [UInt8]
+        private let bodyCount: Int
+        private let method: String
+        /// Whether the request may go again after a reused connection closed before any answer.
+        private let mayResend: Bool
         private let url: URL
         private let host: String
         private let port: Int
@@ -147,11 +153,16 @@
         private var socket: LoopSocket { connection.socket }
 
         private init(
-            connection: LoopConnection, head: HTTP1RequestHead, method: String, url: URL, host: String, port: Int,
-            deadline: UInt64?, context: TransportContext, resolver: HostResolver
+            connection: LoopConnection, head: HTTP1RequestHead, body: Data?, method: String, url: URL, host: String,
+            port: Int, deadline: UInt64?, mayResend: Bool, context: TransportContext, resolver: HostResolver
         ) {
             self.connection = connection
-            self.head = head.bytes
+            var bytes = head.bytes
+            if let body, !body.isEmpty { bytes.append(contentsOf: body) }
+            self.head = bytes
+            bodyCount = body?.count ?? 0
+            self.method = method
+            self.mayResend = mayResend
             self.url = url
             self.host = host
             self.port = port
@@ -161,18 +172,19 @@
             intake = ResponseIntake(method: method, url: url, context: context)
         }
 
-        /// Sends `head` (a GET or HEAD without a body) on `connection` and reads its response into
-        /// `context`'s sink; `deadline` in nanoseconds of ``EventLoop/now()``.
+        /// Sends `head` and `body` (framed by `head`) on `connection` and reads its response into
+        /// `context`'s sink; `deadline` in nanoseconds of ``EventLoop/now()``. `mayResend`: whether
+        /// the request goes again on a new connection when a reused one closes before any answer.
         static func run(
-            _ head: HTTP1RequestHead, method: String, url: URL, on connection: LoopConnection, deadline: UInt64?,
-            context: TransportContext, resolver: HostResolver = .shared
+            _ head: HTTP1RequestHead, body: Data? = nil, method: String, url: URL, on connection: LoopConnection,
+            deadline: UInt64?, mayResend: Bool = true, context: TransportContext, resolver: HostResolver = .shared
         ) async throws -> DirectExchange.Outcome {
             guard let name = url.host, !name.isEmpty else { throw URLError(.badURL, reason: "no host in \(url)") }
             // An IPv6 literal without its brackets, as getaddrinfo takes it.
             let host = name.trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
             let exchange = LoopExchange(
-                connection: connection, head: head, method: method, url: url, host: host, port: url.port ?? 80,
-                deadline: deadline, context: context, resolver: resolver)
+                connection: connection, head: head, body: body, method: method, url: url, host: host,
+                port: url.port ?? 80, deadline: deadline, mayResend: mayResend, context: context, resolver: resolver)
             let loop = connection.loop
             return try await withTaskCancellationHandler {
                 try await withCheckedThrowingContinuation { continuation in
@@ -200,7 +212,15 @@
                     fail(URLError(.timedOut))
                 }
             }
-            if socket.isOpen { send(reused: true) } else { connect() }
+            guard socket.isOpen else { return connect() }
+            // A close (or bytes) that reached the socket before the loop read its event: the
+            // request goes on a new connection and is never written on this one, whatever its
+            // method. What this cannot see, a close still on its way, `lost` decides.
+            guard socket.isQuiet else {
+                socket.close()
+                return connect()
+            }
+            send(reused: true)
         }
 
         private func cancel() {
@@ -238,7 +258,11 @@
             figures.bytesSent += Int64(head.count)
             socket.write(head) { [self] transfer in
                 switch transfer {
-                case .moved, .wouldBlock: receive(reused: reused)
+                case .moved, .wouldBlock:
+                    if bodyCount > 0 {
+                        context.reportUploadProgress(sent: Int64(bodyCount), expected: Int64(bodyCount))
+                    }
+                    receive(reused: reused)
                 case .peerClosed: lost(reused: reused, reason: "the server closed the connection")
                 case .failed(let reason): lost(reused: reused, reason: reason)
                 }
@@ -304,11 +328,12 @@
         }
 
         /// The connection broke. On a reused connection, before any byte of a response, the
-        /// request goes again on a new one; otherwise the call fails.
+        /// request goes again on a new one when it may; otherwise the call fails.
         private func lost(reused: Bool, reason: String) {
             guard reused, !intake.parser.hasReceivedBytes else {
                 return fail(URLError(.networkConnectionLost, reason: reason))
             }
+            guard mayResend else { return fail(HTTP1Transport.closedBeforeAnswering(method, reason: reason)) }
             socket.close()
             connect()
         }
@@ -328,7 +353,7 @@
         /// The request's figures for the call's metrics, reported before the call resumes.
         private func reportMetrics() {
             guard context.metrics != nil else { return }
-            context.report(figures.report(connectionReused: connectionReused, requestBodyBytes: 0))
+            context.report(figures.report(connectionReused: connectionReused, requestBodyBytes: Int64(bodyCount)))
         }
 
         private func fail(_ error: any Error) {

@@ -34,6 +34,13 @@
         /// Whether the socket is connected and not closed; any thread may ask.
         var isOpen: Bool { open.current }
 
+        /// Whether the open socket has nothing waiting on it, neither bytes nor the peer's close
+        /// (``SocketOperations/isQuiet(_:)``): on the loop, before a request goes out on it.
+        var isQuiet: Bool {
+            precondition(loop.inLoop, "isQuiet off the socket's loop")
+            return fd >= 0 && SocketOperations.isQuiet(fd)
+        }
+
         /// Connects to the first of `addresses` that accepts, then calls `completion`.
         func connect(
             to addresses: ArraySlice<ResolvedAddress>, name: String,

@@ -312,7 +312,9 @@
         private func sendHead() {
             if let deadline, EventLoop.now() >= deadline { return fail(URLError.timedOutBeforeTheRequest) }
             let framing: HTTP1RequestHead.Framing =
-                body == nil ? .none : length.map(HTTP1RequestHead.Framing.length) ?? .chunked
+                body == nil
+                ? HTTP1Transport.framing(of: nil, method: method)
+                : length.map(HTTP1RequestHead.Framing.length) ?? .chunked
             let head = HTTP1RequestHead(
                 method: method, url: url, fields: request.allHTTPHeaderFields ?? [:], extraFields: extraHeaders,
                 framing: framing, expectsContinue: expectsContinue, keepsAlive: false)

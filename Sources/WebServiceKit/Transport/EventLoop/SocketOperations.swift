@@ -179,6 +179,22 @@ enum SocketOperations {
     }
 
     /// Reads what is there into `buffer`; `.moved(0)` at the end of the stream.
+    /// Whether an idle connection can still carry a request: nothing has arrived on it, neither
+    /// bytes nor the peer's close (a `recv` with `MSG_PEEK`, which takes nothing). A kept-alive
+    /// connection's close may be in the socket before the loop has seen its event.
+    static func isQuiet(_ fd: Int32) -> Bool {
+        var byte: UInt8 = 0
+        while true {
+            let count = recv(fd, &byte, 1, Int32(MSG_PEEK | MSG_DONTWAIT))
+            if count >= 0 { return false }
+            switch errno {
+            case EINTR: continue
+            case EAGAIN, EWOULDBLOCK: return true
+            default: return false
+            }
+        }
+    }
+
     static func receive(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer) -> Transfer {
         while true {
             let count = recv(fd, buffer.baseAddress, buffer.count, 0)
