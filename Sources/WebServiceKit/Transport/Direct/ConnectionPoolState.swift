@@ -140,13 +140,16 @@ struct ConnectionPoolState<Connection> {
         var actions = Actions()
         // The origin's idle connections past the timeout go first: the timer may not have run yet.
         let timeout = limits.idleTimeout
-        let expired = withOrigin(key) { Self.removeExpired(from: &$0, timeout: timeout, now: now) }
+        // In the same visit: whether calls of the origin waited past their deadline (they must
+        // not hold this one back).
+        let (expired, waiterExpired) = withOrigin(key) {
+            (Self.removeExpired(from: &$0, timeout: timeout, now: now), $0.waiters.first?.hasExpired(at: now) == true)
+        }
         if !expired.isEmpty {
             openCount -= expired.count
             actions.close = expired
         }
-        // Calls of the origin that waited past their deadline do not hold this one back.
-        expireWaiters(of: key, now: now, into: &actions)
+        if waiterExpired { expireWaiters(of: key, now: now, into: &actions) }
         if origins[key]?.waiters.isEmpty ?? true,
             let grant = grant(to: key, reusingIdle: reusingIdle, actions: &actions)
         {

@@ -147,7 +147,10 @@ public final class HTTP1Transport: WebServiceTransport {
     /// method gives content a meaning); no field for other methods without a body.
     static func framing(of body: Data?, method: String) -> HTTP1RequestHead.Framing {
         if let body { return .length(Int64(body.count)) }
-        return HTTPMethod(rawValue: method).takesBodyByDefault ? .length(0) : .none
+        switch method {
+        case "POST", "PUT", "PATCH": return .length(0)
+        default: return .none
+        }
     }
 
     /// Sends `request` the way `route` says.
@@ -239,8 +242,7 @@ public final class HTTP1Transport: WebServiceTransport {
             do {
                 outcome = try await LoopExchange.run(
                     head, body: request.httpBody, method: method, url: url, on: connection.socket,
-                    deadline: deadline?.uptimeNanoseconds, mayResend: Self.maySendAgain(method, context: context),
-                    context: context)
+                    deadline: deadline?.uptimeNanoseconds, context: context)
             } catch {
                 pool.release(connection, to: origin, reusable: false)
                 throw error

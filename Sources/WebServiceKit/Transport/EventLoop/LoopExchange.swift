@@ -131,8 +131,6 @@
         private let head: [UInt8]
         private let bodyCount: Int
         private let method: String
-        /// Whether the request may go again after a reused connection closed before any answer.
-        private let mayResend: Bool
         private let url: URL
         private let host: String
         private let port: Int
@@ -154,7 +152,7 @@
 
         private init(
             connection: LoopConnection, head: HTTP1RequestHead, body: Data?, method: String, url: URL, host: String,
-            port: Int, deadline: UInt64?, mayResend: Bool, context: TransportContext, resolver: HostResolver
+            port: Int, deadline: UInt64?, context: TransportContext, resolver: HostResolver
         ) {
             self.connection = connection
             var bytes = head.bytes
@@ -162,7 +160,6 @@
             self.head = bytes
             bodyCount = body?.count ?? 0
             self.method = method
-            self.mayResend = mayResend
             self.url = url
             self.host = host
             self.port = port
@@ -173,18 +170,17 @@
         }
 
         /// Sends `head` and `body` (framed by `head`) on `connection` and reads its response into
-        /// `context`'s sink; `deadline` in nanoseconds of ``EventLoop/now()``. `mayResend`: whether
-        /// the request goes again on a new connection when a reused one closes before any answer.
+        /// `context`'s sink; `deadline` in nanoseconds of ``EventLoop/now()``.
         static func run(
             _ head: HTTP1RequestHead, body: Data? = nil, method: String, url: URL, on connection: LoopConnection,
-            deadline: UInt64?, mayResend: Bool = true, context: TransportContext, resolver: HostResolver = .shared
+            deadline: UInt64?, context: TransportContext, resolver: HostResolver = .shared
         ) async throws -> DirectExchange.Outcome {
             guard let name = url.host, !name.isEmpty else { throw URLError(.badURL, reason: "no host in \(url)") }
             // An IPv6 literal without its brackets, as getaddrinfo takes it.
             let host = name.trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
             let exchange = LoopExchange(
                 connection: connection, head: head, body: body, method: method, url: url, host: host,
-                port: url.port ?? 80, deadline: deadline, mayResend: mayResend, context: context, resolver: resolver)
+                port: url.port ?? 80, deadline: deadline, context: context, resolver: resolver)
             let loop = connection.loop
             return try await withTaskCancellationHandler {
                 try await withCheckedThrowingContinuation { continuation in
@@ -333,7 +329,9 @@
             guard reused, !intake.parser.hasReceivedBytes else {
                 return fail(URLError(.networkConnectionLost, reason: reason))
             }
-            guard mayResend else { return fail(HTTP1Transport.closedBeforeAnswering(method, reason: reason)) }
+            guard HTTP1Transport.maySendAgain(method, context: context) else {
+                return fail(HTTP1Transport.closedBeforeAnswering(method, reason: reason))
+            }
             socket.close()
             connect()
         }
