@@ -161,7 +161,8 @@ await demonstrateScale()
 
 // A server that misbehaves on purpose (the fault server): typed errors, never a crash.
 if let text = ProcessInfo.processInfo.environment["WEBSERVICEKIT_FAULT_URL"], let faultRoot = URL(string: text) {
-    section("hostile server: a negative chunk size, CR in a field, an unknown framing, gzip, a smuggled method")
+    section(
+        "hostile server: a negative chunk size, CR in a field, an unknown framing, a trailer, gzip, a smuggled method")
     await demonstrateHostileServer(root: faultRoot)
     section("retries: 503 twice then 200 with backoff; a Retry-After of an hour refused")
     await demonstrateRetries(root: faultRoot)

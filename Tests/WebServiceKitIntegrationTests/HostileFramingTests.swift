@@ -39,10 +39,15 @@ final class HostileFramingTests: XCTestCase {
         // RFC 9112 §7.1: chunk-size = 1*HEXDIG. `-5` trapped; `+5` was read and the connection reused.
         Framing(name: "chunk size -5", fields: "Transfer-Encoding: chunked\r\n", body: "-5\r\nhello\r\n0\r\n\r\n"),
         Framing(name: "chunk size +5", fields: "Transfer-Encoding: chunked\r\n", body: "+5\r\nhello\r\n0\r\n\r\n"),
-        // RFC 9112 §6.1: only `chunked` is implemented; gzip bytes were returned as the body.
+        // RFC 9112 §6.1, §7: a coding the client does not decode (gzip bytes were once returned as
+        // the body; gzip, x-gzip and deflate are now decoded: TransferCodingTests).
         Framing(
-            name: "Transfer-Encoding: gzip, chunked", fields: "Transfer-Encoding: gzip, chunked\r\n",
-            body: "5\r\n\u{1F}\u{8B}\u{8}\u{0}\u{0}\r\n0\r\n\r\n"),
+            name: "Transfer-Encoding: compress, chunked", fields: "Transfer-Encoding: compress, chunked\r\n",
+            body: "5\r\n\u{1F}\u{9D}\u{90}\u{0}\u{0}\r\n0\r\n\r\n"),
+        // §6.1: chunked is applied once, last.
+        Framing(
+            name: "Transfer-Encoding: chunked, gzip", fields: "Transfer-Encoding: chunked, gzip\r\n",
+            body: "5\r\nhello\r\n0\r\n\r\n"),
         // RFC 9112 §6.3 item 4: an unknown coding; the body was read to the close and returned raw.
         Framing(
             name: "Transfer-Encoding: foo with Content-Length",

@@ -273,11 +273,12 @@ extension HTTP1ResponseParserTests {
         XCTAssertEqual(failure(chunked("2\r\nok\r\n0\r\nX: 1\r\n"))?.kind, .cutShort)
     }
 
-    func testTransferCodingsOtherThanChunkedFail() throws {
-        // The bytes of any other coding were handed over as the body (`gzip, chunked`) or read to
-        // the close (`foo` with a Content-Length): RFC 9112 §6.1 and §6.3 item 4.
+    func testTransferCodingsTheClientDoesNotDecodeFail() throws {
+        // The bytes of such a coding were handed over as the body, or read to the close (`foo` with
+        // a Content-Length): RFC 9112 §6.1 and §6.3 item 4. `chunked` is applied once, last.
         let codings = [
-            "gzip, chunked", "foo", "chunked, gzip", "chunked, chunked", "identity", "chunked;q=1", "", " , ",
+            "compress, chunked", "foo", "chunked, gzip", "chunked, chunked", "identity", "chunked;q=1", "", " , ",
+            "gzip;q=1, chunked", "gzip\u{A0}, chunked",
             // Unicode spaces and case mappings are not SP, HTAB or ASCII case (RFC 9110 §5.6.1).
             "chunked\u{A0}", "\u{A0}chunked", "chun\u{212A}ed", "chunke\u{0307}d",
         ]
@@ -293,6 +294,27 @@ extension HTTP1ResponseParserTests {
             let parser = try parse(text, method: "GET", close: false).parser
             assertComplete(parser, body: "ok")
             XCTAssertTrue(parser.leavesConnectionReusable, coding)
+        }
+    }
+
+    /// gzip, x-gzip and deflate before a final chunked frame by chunked; alone (or last) the body
+    /// runs to the close (RFC 9112 §6.3 item 4). The parser hands the body over still coded, with
+    /// its codings in the order they were applied, for the intake to decode.
+    func testCodingsTheClientDecodesAreFramedAndListed() throws {
+        let beforeChunked =
+            "HTTP/1.1 200 OK\r\nTransfer-Encoding: GZIP, x-gzip\r\nTransfer-Encoding: Deflate, chunked\r\n"
+            + "\r\n2\r\nok\r\n0\r\n\r\n"
+        let chunkedParser = try parse(beforeChunked, method: "GET", close: false).parser
+        assertComplete(chunkedParser, body: "ok")
+        XCTAssertEqual(chunkedParser.transferCodings, ["gzip", "x-gzip", "deflate"])
+        XCTAssertTrue(chunkedParser.leavesConnectionReusable)
+        for fields in ["Transfer-Encoding: gzip\r\n", "Transfer-Encoding: gzip\r\nContent-Length: 2\r\n"] {
+            let alone = "HTTP/1.1 200 OK\r\n\(fields)\r\nokay"
+            XCTAssertFalse(try parse(alone, method: "GET", close: false).parser.isComplete, "complete before the close")
+            let parser = try parse(alone, method: "GET", close: true).parser
+            assertComplete(parser, body: "okay")
+            XCTAssertEqual(parser.transferCodings, ["gzip"])
+            XCTAssertFalse(parser.leavesConnectionReusable)
         }
     }
 

@@ -14,22 +14,40 @@ import Foundation
 /// A `206` is never decoded: its range counts bytes of the encoded representation (RFC 9110
 /// §14.1.1), and a part of a gzip stream does not decode on its own. Nor is a response that has
 /// no body (to HEAD, 1xx, 204, 304: RFC 9110 §6.4.1), whose fields then stay as they came.
+///
+/// Transfer codings (RFC 9112 §7) are another matter: they belong to the message, not the
+/// representation, and are always decoded, a `206`'s too; the parser accepts only those this path
+/// decodes (``HTTP1ResponseParser/transferCodings``). They are decoded first, then the content
+/// codings when this path decodes them all.
 enum ResponseDecoding {
     /// The codings both routes decode: the direct path here, the session through libcurl (or
     /// Apple's URL loading system), each then giving the decoded body.
     static let decodedCodings: Set<String> = ["gzip", "x-gzip", "deflate", "identity"]
 
     /// The decoder for the body of a final response with `statusCode` and `headers` to a request
-    /// with `method`; `nil` when the body passes through as it is. `outputLimit` bounds the
-    /// decoded bytes.
-    static func decoder(method: String, statusCode: Int, headers: HTTPHeaders, outputLimit: Int) throws
-        -> ContentDecoder?
-    {
-        guard hasDecodableBody(method: method, statusCode: statusCode) else { return nil }
-        let codings = headers.listElements(for: "Content-Encoding")
-        guard !codings.isEmpty else { return nil }
+    /// with `method`, whose body came with `transferCodings` (the parser's, in the order they were
+    /// applied), and the fields of the decoded response; `nil` when the body passes through as it
+    /// is. `outputLimit` bounds the decoded bytes.
+    static func decoder(
+        method: String, statusCode: Int, headers: HTTPHeaders, transferCodings: [String] = [], outputLimit: Int
+    ) throws -> (decoder: ContentDecoder, headers: HTTPHeaders)? {
+        let contentCodings =
+            hasDecodableBody(method: method, statusCode: statusCode)
+            ? headers.listElements(for: "Content-Encoding") : []
+        guard !contentCodings.isEmpty || !transferCodings.isEmpty else { return nil }
         do {
-            return try ContentDecoder(codings: codings, outputLimit: outputLimit)
+            // Content codings were applied first (by the origin), transfer codings after them.
+            if !contentCodings.isEmpty,
+                let decoder = try ContentDecoder(codings: contentCodings + transferCodings, outputLimit: outputLimit)
+            {
+                return (decoder, decodedHeaders(headers))
+            }
+            guard !transferCodings.isEmpty,
+                let decoder = try ContentDecoder(codings: transferCodings, outputLimit: outputLimit)
+            else { return nil }
+            var decoded = headers
+            decoded["Content-Length"] = nil
+            return (decoder, decoded)
         } catch {
             throw failure(error, statusCode: statusCode, limit: outputLimit)
         }

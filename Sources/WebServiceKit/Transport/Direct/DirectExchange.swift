@@ -205,8 +205,8 @@ struct ResponseIntake {
     private enum Coding {
         /// The body is kept as it came.
         case asIs
-        /// The body is decoded as it comes.
-        case decoded(ContentDecoder)
+        /// The body is decoded as it comes; the response has these fields.
+        case decoded(ContentDecoder, HTTPHeaders)
     }
 
     /// An intake for the response to a `method` request of `url` (the URL a streamed call's head
@@ -254,24 +254,25 @@ struct ResponseIntake {
             let limit = sink.limit(statusCode: head.statusCode) ?? Int.max
             coding =
                 try ResponseDecoding.decoder(
-                    method: method, statusCode: head.statusCode, headers: head.headers, outputLimit: limit
+                    method: method, statusCode: head.statusCode, headers: head.headers,
+                    transferCodings: parser.transferCodings, outputLimit: limit
                 )
                 .map(Coding.decoded) ?? .asIs
             self.coding = coding
             // A decoded body's length is known only at its end: its progress is that of its bytes
             // on the wire, against its Content-Length.
+            let headers: HTTPHeaders
+            if case .decoded(_, let decoded) = coding { headers = decoded } else { headers = head.headers }
             let asIs = if case .asIs = coding { true } else { false }
             try sink.begin(
                 statusCode: head.statusCode, expectedLength: asIs ? parser.bodyLength.map(Int64.init) : nil,
                 countsAppendedBytes: asIs,
-                head: TransportResponse(
-                    statusCode: head.statusCode,
-                    headers: asIs ? head.headers : ResponseDecoding.decodedHeaders(head.headers), url: url))
+                head: TransportResponse(statusCode: head.statusCode, headers: headers, url: url))
         }
         switch coding {
         case .asIs:
             try parser.drainBody { (bytes) throws(WebServiceError) in try sink.append(bytes) }
-        case .decoded(let decoder):
+        case .decoded(let decoder, _):
             try decode(with: decoder, statusCode: head.statusCode)
         }
     }
@@ -305,9 +306,9 @@ struct ResponseIntake {
         guard let head = parser.head else { throw URLError(.badServerResponse) }
         try keepBody()
         var response = TransportResponse(statusCode: head.statusCode, headers: head.headers, url: url)
-        if case .decoded(let decoder) = coding {
+        if case .decoded(let decoder, let headers) = coding {
             try decode(with: decoder, statusCode: head.statusCode, finishing: true)
-            response.headers = ResponseDecoding.decodedHeaders(head.headers)
+            response.headers = headers
         }
         return try context.responseBody.finish(response)
     }

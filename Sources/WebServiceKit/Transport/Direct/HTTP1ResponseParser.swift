@@ -31,7 +31,8 @@ struct HTTP1ParseError: Error, Equatable, CustomStringConvertible {
         case sectionTooLarge
         /// `Content-Length` is not one decimal length (RFC 9112 §6.3 item 5).
         case contentLength
-        /// A transfer coding other than `chunked`, or one where it may not be (RFC 9112 §6.1).
+        /// A transfer coding this client does not decode, or `chunked` where it may not be (RFC
+        /// 9112 §6.1).
         case transferCoding
         /// A chunk size line is not `1*HEXDIG [chunk-ext] CRLF`, or too large (RFC 9112 §7.1).
         case chunkSize
@@ -57,10 +58,14 @@ struct HTTP1ParseError: Error, Equatable, CustomStringConvertible {
 /// Reads one HTTP/1.1 response from bytes fed in pieces of any size, as they arrive.
 ///
 /// Interim (1xx) responses are reported and skipped; the final response's body is framed by
-/// RFC 9112 §6.3: no body for HEAD, 204 and 304; chunked when `Transfer-Encoding` is exactly
-/// `chunked`; else `Content-Length`; else everything until the connection closes. Any other
-/// transfer coding is an error: the parser never hands over bytes it did not decode. Field values
-/// are kept as sent (trimmed of whitespace): the call pipeline checks them for every transport.
+/// RFC 9112 §6.3: no body for HEAD, 204 and 304; with `Transfer-Encoding`, chunked when
+/// `chunked` is its final coding, else everything until the connection closes (item 4);
+/// else `Content-Length`; else everything until the connection closes. The codings before a
+/// final `chunked`, or all of them when it is not there, must be ones the client decodes (`gzip`,
+/// `x-gzip`, `deflate`): they are in ``transferCodings``, for ``ResponseIntake`` to decode. Any
+/// other coding, `chunked` anywhere but last, or an empty list is an error: no byte of a body
+/// goes out undecoded. Field values are kept as sent (trimmed of whitespace): the call pipeline
+/// checks them for every transport.
 struct HTTP1ResponseParser {
     enum Event: Equatable {
         /// An interim response (`100 Continue`, `103 Early Hints`…).
@@ -104,6 +109,14 @@ struct HTTP1ResponseParser {
     /// The trailer fields of a chunked body (RFC 9112 §7.1.2), read for checking and not merged
     /// into the head.
     private(set) var trailers = HTTPHeaders()
+    /// The final response's transfer codings other than `chunked`, in the order they were applied
+    /// (lower case): each one `gzip`, `x-gzip` or `deflate`. The body the parser hands out is
+    /// still coded with them.
+    private(set) var transferCodings: [String] = []
+
+    /// The transfer codings this client decodes besides `chunked` (RFC 9112 §7.2; §7.3 registers
+    /// the names: `x-gzip` is an alias of `gzip`).
+    static let decodedTransferCodings: Set<String> = ["gzip", "x-gzip", "deflate"]
 
     init(requestMethod: String) {
         isHeadRequest = requestMethod.uppercased() == "HEAD"
@@ -289,18 +302,30 @@ struct HTTP1ResponseParser {
                     .transferCoding, "an HTTP/1.0 response with Transfer-Encoding has faulty framing (RFC 9112 §6.1)")
             }
             let codings = Self.listElements(head.headers.values(for: "Transfer-Encoding"))
-            guard codings.count == 1, codings[0].count == 7, HTTP1Bytes.equalsIgnoringASCIICase(codings[0], "chunked")
-            else {
+            let chunkedLast = codings.last.map { $0.count == 7 && HTTP1Bytes.equalsIgnoringASCIICase($0, "chunked") }
+            let applied = chunkedLast == true ? codings.dropLast() : codings[...]
+            // Names compared byte by byte (RFC 9112 §7: case-insensitive), never after Unicode case
+            // mapping; `chunked` applied before another coding is among those refused (§6.1: it is
+            // applied once, last).
+            let names = applied.map { element in
+                Self.decodedTransferCodings.first { name in
+                    element.count == name.utf8.count && HTTP1Bytes.equalsIgnoringASCIICase(element, name)
+                }
+            }
+            guard !codings.isEmpty, names.allSatisfy({ $0 != nil }) else {
                 let list =
                     codings.isEmpty
                     ? "an empty list" : codings.map { String(decoding: $0, as: UTF8.self) }.joined(separator: ", ")
                 throw HTTP1ParseError(
                     .transferCoding,
-                    "Transfer-Encoding \(list.prefix(80)) is not implemented: only chunked is (RFC 9112 §6.1)")
+                    "Transfer-Encoding \(list.prefix(80)) is not implemented: chunked, last, and gzip, x-gzip and "
+                        + "deflate before it or alone are (RFC 9112 §6.1, §7)")
             }
+            transferCodings = names.compactMap { $0 }
             // §6.3 item 3: Transfer-Encoding overrides Content-Length; both is a smuggling sign.
             hasConflictingFraming = length != nil
-            return .chunkSize
+            // §6.3 item 4: when chunked is not the final coding, the body runs to the close.
+            return chunkedLast == true ? .chunkSize : .untilClose
         }
         guard let length else { return .untilClose }
         bodyLength = length
