@@ -63,6 +63,26 @@ enum SmallGetBenchmark {
         let rawAsync: @Sendable () async -> Void
     }
 
+    /// A library call with callbacks, waited for on the calling thread; a failure is recorded.
+    static func waitingCallback<Response: Sendable>(
+        _ client: WebServiceClient, _ call: WebServiceCall<Response>, _ arguments: [any Sendable], _ failures: Failures
+    ) -> @Sendable () -> Void {
+        {
+            let done = DispatchSemaphore(value: 0)
+            client.perform(
+                call, arguments,
+                success: { value in
+                    blackHole(value)
+                    done.signal()
+                },
+                failure: { error in
+                    failures.record("\(error)")
+                    done.signal()
+                })
+            done.wait()
+        }
+    }
+
     /// The body of the `post` form: 16 records of a name and a number, about 1 KB of JSON.
     struct PostBody: Encodable, Sendable {
         struct Item: Encodable, Sendable {
@@ -97,20 +117,7 @@ enum SmallGetBenchmark {
             (response as? HTTPURLResponse)?.statusCode == 200 && !(data ?? Data()).isEmpty
         }
         return Bodies(
-            libraryCallback: {
-                let done = DispatchSemaphore(value: 0)
-                client.perform(
-                    call, [postBody],
-                    success: { value in
-                        blackHole(value)
-                        done.signal()
-                    },
-                    failure: { error in
-                        failures.record("\(error)")
-                        done.signal()
-                    })
-                done.wait()
-            },
+            libraryCallback: waitingCallback(client, call, [postBody], failures),
             rawCallback: {
                 let done = DispatchSemaphore(value: 0)
                 session.dataTask(with: sent()) { data, response, error in
@@ -145,20 +152,7 @@ enum SmallGetBenchmark {
         let session = URLSession(configuration: .default)
         let decoder = JSONDecoder()
         return Bodies(
-            libraryCallback: {
-                let done = DispatchSemaphore(value: 0)
-                client.perform(
-                    call,
-                    success: { value in
-                        blackHole(value)
-                        done.signal()
-                    },
-                    failure: { error in
-                        failures.record("\(error)")
-                        done.signal()
-                    })
-                done.wait()
-            },
+            libraryCallback: waitingCallback(client, call, [], failures),
             rawCallback: {
                 let done = DispatchSemaphore(value: 0)
                 session.dataTask(with: URLRequest(url: url)) { data, response, error in

@@ -135,3 +135,45 @@ final class ConnectionPoolMeasurement: XCTestCase {
         withExtendedLifetime(transport) {}
     }
 }
+
+/// The hostile suite's scenario of issue 33, measured: 300 concurrent POSTs to one origin whose
+/// every answer takes 2 s (the fault server's `/script` with a delay), the default cap of 6
+/// connections per origin, a 10 s timeout. Prints how many calls succeeded and how many requests
+/// reached the server; asserts what the pool promises: no
+/// request of a call is written once its deadline passed, so the server sees at most the
+/// successful requests plus one in flight per connection (it saw 99 requests more, written
+/// 10.04–10.11 s after the start, and 25–140 connections, before waiting calls past their
+/// deadline stopped being granted connections).
+///
+/// Runs only with `WEBSERVICEKIT_POOL_MEASURE=1` (about 12 s).
+final class DeadlineMeasurement: XCTestCase {
+    override func setUp() async throws {
+        try XCTSkipUnless(ProcessInfo.processInfo.environment["WEBSERVICEKIT_POOL_MEASURE"] == "1")
+        try XCTSkipUnless(RoutingTransport.usesDirectHTTP1ByDefault)
+    }
+
+    func testThreeHundredSlowPOSTsWithATenSecondTimeout() async throws {
+        let root = try FaultServer.url()
+        let client = WebServiceClient(serviceRoot: root)
+        let tag = UUID().uuidString
+        let steps = Data(#"[{"status": 200, "body": "late", "delay": 2}]"#.utf8).base64EncodedString()
+            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
+        let call = WebServiceCall<Data>(
+            method: .post, relativePath: "script?tag=\(tag)&steps=\(steps)", bodyParameter: 0, timeout: 10)
+        let start = DispatchTime.now()
+        let outcomes = await withTaskGroup(of: Bool.self) { group in
+            for index in 0..<300 {
+                group.addTask { (try? await client.perform(call, ["n": "\(index)"])) != nil }
+            }
+            return await group.reduce(into: [Bool]()) { $0.append($1) }
+        }
+        let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
+        let succeeded = outcomes.filter { $0 }.count
+        let record = try await FaultServer.record(tag, at: root)
+        print(
+            "deadline measure: \(succeeded) of 300 succeeded in \(String(format: "%.2f", elapsed)) s; "
+                + "the server saw \(record.count) requests")
+        XCTAssertLessThanOrEqual(record.count, succeeded + 6, "requests written after their call's deadline")
+    }
+}

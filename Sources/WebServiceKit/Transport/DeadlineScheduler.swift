@@ -181,12 +181,7 @@ final class DeadlineScheduler: Sendable {
             /// to its loop (a stopped loop dropped its timers already), the stand-in by cancelling
             /// it, which makes Dispatch release its handler.
             func stop() {
-                state.withLock { state in
-                    state.stopped = true
-                    state.actions = [:]
-                    state.heap = []
-                    state.armed = .max
-                }
+                state.withLock { $0.stop() }
                 standIn.withLock { timer in
                     timer?.cancel()
                     timer = nil
@@ -266,12 +261,7 @@ final class DeadlineScheduler: Sendable {
         #else
             /// Forgets every action and cancels the timer, which makes Dispatch release its handler.
             func stop() {
-                state.withLock { state in
-                    state.stopped = true
-                    state.actions = [:]
-                    state.heap = []
-                    state.armed = .max
-                }
+                state.withLock { $0.stop() }
                 timer.cancel()
             }
 
@@ -288,6 +278,14 @@ final class DeadlineScheduler: Sendable {
 }
 
 extension DeadlineScheduler.State {
+    /// Forgets every action: nothing is scheduled or run any more, and the timer is wanted for
+    /// no deadline.
+    fileprivate mutating func stop() {
+        stopped = true
+        actions = [:]
+        heap = []
+        armed = .max
+    }
     fileprivate mutating func push(_ entry: DeadlineScheduler.Entry) {
         heap.append(entry)
         var child = heap.count - 1

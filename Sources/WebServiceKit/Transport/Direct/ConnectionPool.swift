@@ -192,10 +192,10 @@ final class ConnectionPool: Sendable {
         shell.withLock { ($0.state.openCount, $0.state.idleCount, $0.state.waitingCount) }
     }
 
-    /// A connection to `origin` for a GET or HEAD: the most recently used idle one that the
-    /// server has not closed, or a new one (not opened yet), once the caps allow it. Waits in
-    /// order behind earlier calls; cancelling the task or passing `deadline` ends the wait with
-    /// `URLError.cancelled` or `.timedOut` (``waitTimedOut(for:)``), and the call never holds a
+    /// A connection to `origin` for a request on a kept-alive connection: the most recently used
+    /// idle one that the server has not closed, or a new one (not opened yet), once the caps allow
+    /// it. Waits in order behind earlier calls; cancelling the task or passing `deadline` ends the
+    /// wait with `URLError.cancelled` or `.timedOut` (``waitTimedOut(for:in:)``), and the call never holds a
     /// connection then: no connection is handed to a call whose deadline has passed, whenever the
     /// timer for it runs. Give it back with ``release(_:to:reusable:)``.
     func connection(to origin: String, deadline: DispatchTime?) async throws -> KeptAliveConnection {

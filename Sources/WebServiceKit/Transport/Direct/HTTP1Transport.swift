@@ -95,8 +95,9 @@ public final class HTTP1Transport: WebServiceTransport {
     enum Route {
         /// No body or a small body in memory, any method, on a kept-alive connection.
         case keptAlive
-        /// A streamed body, a body in memory or a download to a file, on a connection of its
-        /// own (on an event loop on Linux, on a thread of its own elsewhere).
+        /// A streamed body, a body in memory over ``HTTP1Transport/keptAliveBodyLimit``, an `Expect`
+        /// of the request's own or a download to a file, on a connection of its own (on an event
+        /// loop on Linux, on a thread of its own elsewhere).
         case ownConnection
     }
 

@@ -128,7 +128,7 @@
     final class LoopExchange: @unchecked Sendable {  // after `run` hands it over, only the loop's thread touches it
         private let connection: LoopConnection
         /// The request's head and body, written in one go.
-        private let head: [UInt8]
+        private let message: [UInt8]
         private let bodyCount: Int
         private let method: String
         private let url: URL
@@ -157,7 +157,7 @@
             self.connection = connection
             var bytes = head.bytes
             if let body, !body.isEmpty { bytes.append(contentsOf: body) }
-            self.head = bytes
+            message = bytes
             bodyCount = body?.count ?? 0
             self.method = method
             self.url = url
@@ -251,8 +251,8 @@
         private func send(reused: Bool) {
             if let deadline, EventLoop.now() >= deadline { return fail(URLError.timedOutBeforeTheRequest) }
             connectionReused = reused
-            figures.bytesSent += Int64(head.count)
-            socket.write(head) { [self] transfer in
+            figures.bytesSent += Int64(message.count)
+            socket.write(message) { [self] transfer in
                 switch transfer {
                 case .moved, .wouldBlock:
                     if bodyCount > 0 {
