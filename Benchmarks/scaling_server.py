@@ -113,10 +113,17 @@ class DelayingProtocol(asyncio.Protocol):
             for line in lines[1:]:
                 name, _, value = line.partition(":")
                 fields[name.strip().lower()] = value.strip()
-            # The measure sends GETs without a body: a request with one is refused.
-            if fields.get("content-length", "0") not in ("", "0") or "transfer-encoding" in fields:
+            # GETs without a body, or POSTs with a Content-Length body (read whole before the
+            # delay starts); a chunked body is refused.
+            length = fields.get("content-length", "0") or "0"
+            if "transfer-encoding" in fields or not length.isdigit():
                 self.fail(400, b"Bad Request")
                 return
+            if len(self.buffer) < int(length):
+                # Not all of the body yet: put the head back and wait for more.
+                self.buffer[0:0] = head.encode("latin-1") + b"\r\n\r\n"
+                return
+            del self.buffer[: int(length)]
             connection = fields.get("connection", "").lower()
             close = connection == "close" or (version == "HTTP/1.0" and connection != "keep-alive")
             head_only = method == "HEAD"

@@ -16,7 +16,10 @@ import WebServiceKit
 ///   `ulimit -n 8192`), async calls;
 /// - raw `URLSession` with its per-host limit raised to C, `data(for:)` and the same decoding;
 /// - this library's default client (per-origin cap 6), only where its predicted time
-///   (4·C/6 answers one after another on each of 6 connections) fits ``defaultClientBudget``.
+///   (4·C/6 answers one after another on each of 6 connections) fits ``defaultClientBudget``;
+/// - POSTs of the small-call measure's 1 KB JSON body, by this library with its cap at C and by
+///   raw `URLSession` with its limit at C, each encoding the body per call (issue 33: POSTs at
+///   90 % of ideal at C = 1,024).
 ///
 /// Each child sets its soft `RLIMIT_NOFILE` to 8,192 (at most the hard limit), so every row runs
 /// under `ulimit -n 8192`. This process samples the child's `/proc/PID/task` and `/proc/PID/fd`
@@ -61,6 +64,9 @@ enum ScalingBenchmark {
         case libraryRaised = "library-cap-c"
         case urlSession = "urlsession"
         case library
+        /// POSTs of the small-call measure's 1 KB JSON body (issue 33's goal for POSTs).
+        case libraryPostRaised = "library-post-cap-c"
+        case urlSessionPost = "urlsession-post"
 
         var label: String {
             switch self {
@@ -68,6 +74,8 @@ enum ScalingBenchmark {
             case .libraryRaised: return "this library, per-origin cap C"
             case .urlSession: return "raw URLSession, per-host limit C"
             case .library: return "this library, default client (cap 6)"
+            case .libraryPostRaised: return "this library, POST of 1 KB JSON, per-origin cap C"
+            case .urlSessionPost: return "raw URLSession, POST of 1 KB JSON, per-host limit C"
             }
         }
     }
@@ -236,7 +244,7 @@ enum ScalingBenchmark {
                 + reference.map { "C = \(grouped($0.concurrency)): \(String(format: "%.0f %%", fraction($0) * 100))" }
                 .joined(separator: ", ") + " of C / delay")
 
-        for client in [Client.libraryRaised, .library, .urlSession] {
+        for client in [Client.libraryRaised, .library, .urlSession, .libraryPostRaised, .urlSessionPost] {
             let judged = measured(client).filter { $0.concurrency <= largestJudgedConcurrency }
             let short = judged.filter { fraction($0) < idealFraction }
             let broken = rows.filter { $0.client == client && $0.problem.map { !$0.hasPrefix("skipped") } ?? false }
@@ -268,7 +276,9 @@ enum ScalingBenchmark {
                         .joined(separator: "; ") + ")"
                 }
             }
-            let label = client == .urlSession ? "\(client.label) (the baseline, no goal of its own)" : client.label
+            let label =
+                [.urlSession, .urlSessionPost].contains(client)
+                ? "\(client.label) (the baseline, no goal of its own)" : client.label
             print(
                 "scaling goal, \(label): calls/s >= \(Int(idealFraction * 100)) % of C / delay for C <= "
                     + "\(grouped(largestJudgedConcurrency)) at \(defaultDelay) ms: \(verdict)")

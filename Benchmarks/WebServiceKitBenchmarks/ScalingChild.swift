@@ -126,7 +126,16 @@ extension ScalingBenchmark {
             return Calls(
                 warmUp: { blackHole(try await webClient.perform(warm)) },
                 measured: { blackHole(try await webClient.perform(call)) })
-        case .urlSession, .reference:
+        case .libraryPostRaised:
+            let transport = RoutingTransport(connectionLimits: .init(perOrigin: concurrency))
+            let webClient = WebServiceClient(serviceRoot: root, transport: transport)
+            let warm = WebServiceCall<SmallGetBenchmark.Small>(method: .post, relativePath: "delay/0")
+            let call = WebServiceCall<SmallGetBenchmark.Small>(method: .post, relativePath: "delay/\(delay)")
+            let body = SmallGetBenchmark.postBody
+            return Calls(
+                warmUp: { blackHole(try await webClient.perform(warm, body)) },
+                measured: { blackHole(try await webClient.perform(call, body)) })
+        case .urlSession, .urlSessionPost, .reference:
             let configuration = URLSessionConfiguration.default
             configuration.httpMaximumConnectionsPerHost = concurrency
             configuration.urlCache = nil
@@ -134,8 +143,17 @@ extension ScalingBenchmark {
             let session = URLSession(configuration: configuration)
             let warm = root.appendingPathComponent("delay/0")
             let url = root.appendingPathComponent("delay/\(delay)")
+            let encoder = JSONEncoder()
+            let posts = client == .urlSessionPost
             @Sendable func get(_ url: URL) async throws {
-                let (data, response) = try await session.data(for: URLRequest(url: url))
+                var request = URLRequest(url: url)
+                if posts {
+                    // As the library's POST: the body encoded per call, labelled JSON.
+                    request.httpMethod = "POST"
+                    request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+                    request.httpBody = try encoder.encode(SmallGetBenchmark.postBody)
+                }
+                let (data, response) = try await session.data(for: request)
                 let status = (response as? HTTPURLResponse)?.statusCode ?? 0
                 guard status == 200 else { throw ScalingStatusError(statusCode: status) }
                 blackHole(try JSONDecoder().decode(SmallGetBenchmark.Small.self, from: data))
