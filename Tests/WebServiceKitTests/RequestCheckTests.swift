@@ -90,6 +90,37 @@ final class RequestCheckTests: XCTestCase {
         }
     }
 
+    /// What the check can and cannot see of a value with CR, LF or NUL set in `prepare`: one set
+    /// through `allHTTPHeaderFields` is refused; one set with `setValue` or `addValue` never
+    /// reaches it on Linux, where FoundationNetworking drops it as it is set (the request goes
+    /// without the field, and nothing is injected). Docs/DescriptorReference.md says so; when
+    /// Foundation stops dropping it, this test fails and the check refuses those too.
+    func testAValueWithCRLFSetWithSetValueInPrepareIsDroppedByFoundationOnLinux() async throws {
+        let (client, stubs) = makeStubClient()
+        let error = await failure(client) { request in
+            request.setValue("a\r\nX-Evil: 1", forHTTPHeaderField: "X-A")
+            request.addValue("b\u{0}c", forHTTPHeaderField: "X-B")
+        }
+        #if canImport(FoundationNetworking)
+            XCTAssertNil(error, "Foundation now keeps the value: the check refuses it; update the docs")
+            let sent = try XCTUnwrap(stubs.requests.first?.request)
+            XCTAssertNil(sent.value(forHTTPHeaderField: "X-A"))
+            XCTAssertNil(sent.value(forHTTPHeaderField: "X-B"))
+            XCTAssertFalse(
+                (sent.allHTTPHeaderFields ?? [:]).values.contains { $0.contains("\r") || $0.contains("\u{0}") })
+        #else
+            // Not checked here (no Apple toolchain): whichever Foundation does, no CR or NUL is
+            // sent: refused by the check, or dropped.
+            if let error {
+                guard case .invalidHeader = error else { return XCTFail("\(error)") }
+                XCTAssertTrue(stubs.requests.isEmpty)
+            } else {
+                let fields = stubs.requests.first?.request.allHTTPHeaderFields ?? [:]
+                XCTAssertFalse(fields.values.contains { $0.contains("\r") || $0.contains("\u{0}") })
+            }
+        #endif
+    }
+
     /// The provider runs after the interceptors: what it adds is checked too, and the check runs
     /// on the request each retry sends.
     func testTheCheckRunsAfterTheProvider() async {
