@@ -151,6 +151,8 @@ section("logging: one call at .headers, the credential redacted")
 await demonstrateLogging(root: client.serviceRoot)
 section("logging what goes on the wire: a revalidation with its If-None-Match and the server's 304")
 await demonstrateWireLogging(root: client.serviceRoot)
+section("the bridge: the session's fields added above the log, on both routes; only the connection's below")
+await demonstrateBridge(root: client.serviceRoot)
 
 // 13. OData: a typed query with a filter, nested expand and count; paging; a typed error.
 section("limits: a body over maximumResponseBodySize, a header value with CR/LF")

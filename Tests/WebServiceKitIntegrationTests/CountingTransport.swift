@@ -19,6 +19,10 @@ final class CountingTransport: WebServiceTransport, @unchecked Sendable {  // co
     var requests: Int { lock.withLock { requestCount } }
     var challenges: Int { lock.withLock { challengeCount } }
 
+    /// The routing transport's fields and cookies go with every request, as they would without
+    /// the counter.
+    var bridge: RequestBridge? { base.bridge }
+
     func send(_ request: URLRequest, context: TransportContext) async throws -> TransportResponse {
         lock.withLock { requestCount += 1 }
         let response = try await base.send(request, context: context)

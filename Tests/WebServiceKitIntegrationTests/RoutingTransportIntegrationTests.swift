@@ -8,23 +8,18 @@ import XCTest
 #endif
 
 /// The transports as peers against the local httpbin: `HTTP1Transport` and
-/// `URLSessionTransport` on their own, and `RoutingTransport` choosing between them. A request
-/// tells which peer carried it by the `User-Agent` it arrived with: the HTTP/1.1 transport sends
-/// `<process> WebServiceKit` when the request has none, libcurl sends its own.
+/// `URLSessionTransport` on their own, and `RoutingTransport` choosing between them. The call's
+/// metrics tell which peer carried a request (``CallMetrics/Transaction/route``); both send the
+/// same fields, which the client's bridge stage added above them.
 final class RoutingTransportIntegrationTests: XCTestCase {
     private static let headers = WebServiceCall<Headers>(relativePath: "headers")
-    // Without a Content-Type, libcurl would label the body a form and httpbin would parse it.
-    private static let anything = WebServiceCall<Echo>(
-        method: .post, relativePath: "anything", headers: ["Content-Type": "application/octet-stream"])
+    private static let anything = WebServiceCall<Echo>(method: .post, relativePath: "anything")
     private static let downloadHeaders = WebServiceCall<DownloadedFile>(relativePath: "headers")
 
     /// What httpbin's `/headers` answers.
     struct Headers: Decodable, Sendable {
         let headers: [String: String]
     }
-
-    /// The `User-Agent` the HTTP/1.1 transport sends.
-    private static let http1Agent = "\(ProcessInfo.processInfo.processName) WebServiceKit"
 
     private func client(_ transport: any WebServiceTransport) throws -> WebServiceClient {
         WebServiceClient(serviceRoot: try HTTPBin.url(), transport: transport)
@@ -33,19 +28,28 @@ final class RoutingTransportIntegrationTests: XCTestCase {
     /// A streamed body, as multipart uploads from files are.
     private static var stream: RequestBody { .stream(length: 6) { InputStream(data: Data("stream".utf8)) } }
 
+    /// The peer that carried the call's last request, and its value.
+    private func send<Response>(
+        _ client: WebServiceClient, _ call: WebServiceCall<Response>, _ arguments: any Sendable...
+    ) async throws -> (peer: CallMetrics.Route?, value: Response) {
+        let response = try await client.response(for: call, arguments)
+        return (response.metrics.transactions.last?.route, response.value)
+    }
+
     func testEachPeerWorksOnItsOwn() async throws {
         let http1 = try client(HTTP1Transport(configuration: .ephemeral))
-        let viaHTTP1 = try await http1.perform(Self.headers)
-        XCTAssertEqual(viaHTTP1.headers["User-Agent"], Self.http1Agent)
-        // A body in memory, which the routing transport would give to the session.
-        let echo = try await http1.perform(Self.anything, RequestBody.data(Data("in memory".utf8)))
-        XCTAssertEqual(echo.data, "in memory")
-        XCTAssertEqual(echo.headers["User-Agent"], Self.http1Agent)
+        let viaHTTP1 = try await send(http1, Self.headers)
+        XCTAssertEqual(viaHTTP1.peer, .directHTTP1)
+        XCTAssertEqual(viaHTTP1.value.headers["User-Agent"], RequestBridge.userAgent)
+        let echo = try await send(http1, Self.anything, RequestBody.data(Data("in memory".utf8)))
+        XCTAssertEqual(echo.value.data, "in memory")
+        XCTAssertEqual(echo.peer, .directHTTP1)
 
         let session = try client(URLSessionTransport(sessionConfiguration: .ephemeral))
-        let viaSession = try await session.perform(Self.headers)
-        XCTAssertNotNil(viaSession.headers["User-Agent"])
-        XCTAssertNotEqual(viaSession.headers["User-Agent"], Self.http1Agent)
+        let viaSession = try await send(session, Self.headers)
+        XCTAssertEqual(viaSession.peer, .session)
+        // One User-Agent for both: the bridge stage's, not libcurl's.
+        XCTAssertEqual(viaSession.value.headers["User-Agent"], RequestBridge.userAgent)
     }
 
     /// On Linux: every plain-`http` request goes to the HTTP/1.1 peer: GETs, streamed bodies,
@@ -53,22 +57,23 @@ final class RoutingTransportIntegrationTests: XCTestCase {
     func testTheRoutingTransportSendsEachRequestToItsPeer() async throws {
         try XCTSkipUnless(RoutingTransport.usesDirectHTTP1ByDefault, "the HTTP/1.1 peer is for Linux")
         let client = try client(RoutingTransport(configuration: .ephemeral))
-        let get = try await client.perform(Self.headers)
-        XCTAssertEqual(get.headers["User-Agent"], Self.http1Agent)
-        let streamed = try await client.perform(Self.anything, Self.stream)
-        XCTAssertEqual(streamed.data, "stream")
-        XCTAssertEqual(streamed.headers["User-Agent"], Self.http1Agent)
-        let inMemory = try await client.perform(Self.anything, RequestBody.data(Data("data".utf8)))
-        XCTAssertEqual(inMemory.data, "data")
-        XCTAssertEqual(inMemory.headers["User-Agent"], Self.http1Agent)
+        let get = try await send(client, Self.headers)
+        XCTAssertEqual(get.peer, .directHTTP1)
+        let streamed = try await send(client, Self.anything, Self.stream)
+        XCTAssertEqual(streamed.value.data, "stream")
+        XCTAssertEqual(streamed.peer, .directHTTP1)
+        let inMemory = try await send(client, Self.anything, RequestBody.data(Data("data".utf8)))
+        XCTAssertEqual(inMemory.value.data, "data")
+        XCTAssertEqual(inMemory.peer, .directHTTP1)
 
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("wsk-routing-\(UUID())")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let file = try await client.perform(
-            Self.downloadHeaders,
+        let file = try await send(
+            client, Self.downloadHeaders,
             DownloadDestination(directory.appendingPathComponent("headers.json"), createsIntermediateDirectories: true))
-        let downloaded = try JSONDecoder().decode(Headers.self, from: Data(contentsOf: file.url))
-        XCTAssertEqual(downloaded.headers["User-Agent"], Self.http1Agent)
+        XCTAssertEqual(file.peer, .directHTTP1)
+        let downloaded = try JSONDecoder().decode(Headers.self, from: Data(contentsOf: file.value.url))
+        XCTAssertEqual(downloaded.headers["User-Agent"], RequestBridge.userAgent)
     }
 
     /// A configuration with proxy settings is one the HTTP/1.1 peer cannot honour: every request
@@ -78,12 +83,11 @@ final class RoutingTransportIntegrationTests: XCTestCase {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.connectionProxyDictionary = ["HTTPEnable": false]
         let client = try client(RoutingTransport(configuration: configuration))
-        let get = try await client.perform(Self.headers)
-        XCTAssertNotNil(get.headers["User-Agent"])
-        XCTAssertNotEqual(get.headers["User-Agent"], Self.http1Agent)
-        let streamed = try await client.perform(Self.anything, Self.stream)
-        XCTAssertEqual(streamed.data, "stream")
-        XCTAssertNotEqual(streamed.headers["User-Agent"], Self.http1Agent)
+        let get = try await send(client, Self.headers)
+        XCTAssertEqual(get.peer, .session)
+        let streamed = try await send(client, Self.anything, Self.stream)
+        XCTAssertEqual(streamed.value.data, "stream")
+        XCTAssertEqual(streamed.peer, .session)
     }
 
     /// One cookie jar for both peers: a cookie the session stored goes with the HTTP/1.1 peer's
@@ -99,12 +103,12 @@ final class RoutingTransportIntegrationTests: XCTestCase {
         // httpbin answers with a redirect to /cookies, which the client follows.
         let setByHTTP1 = WebServiceCall<Data>(relativePath: "cookies/set?b=2")
         _ = try await viaHTTP1Peer.perform(setByHTTP1)
-        let viaHTTP1 = try await viaHTTP1Peer.perform(Self.headers)
-        XCTAssertEqual(viaHTTP1.headers["User-Agent"], Self.http1Agent)
-        XCTAssertEqual(Self.cookies(viaHTTP1.headers["Cookie"]), ["a=1", "b=2"])
-        let viaSession = try await viaSessionPeer.perform(Self.anything, RequestBody.data(Data()))
-        XCTAssertNotEqual(viaSession.headers["User-Agent"], Self.http1Agent)
-        XCTAssertEqual(Self.cookies(viaSession.headers["Cookie"]), ["a=1", "b=2"])
+        let viaHTTP1 = try await send(viaHTTP1Peer, Self.headers)
+        XCTAssertEqual(viaHTTP1.peer, .directHTTP1)
+        XCTAssertEqual(Self.cookies(viaHTTP1.value.headers["Cookie"]), ["a=1", "b=2"])
+        let viaSession = try await send(viaSessionPeer, Self.anything, RequestBody.data(Data()))
+        XCTAssertEqual(viaSession.peer, .session)
+        XCTAssertEqual(Self.cookies(viaSession.value.headers["Cookie"]), ["a=1", "b=2"])
     }
 
     /// The cookies of a `Cookie` field, sorted.
@@ -120,17 +124,17 @@ final class RoutingTransportIntegrationTests: XCTestCase {
         let transport = legacyTransport(usesDirectHTTP1: RoutingTransport.usesDirectHTTP1ByDefault)
         XCTAssertNil(transport.session.configuration.httpCookieStorage, "the transport keeps the cookies")
         let client = try client(transport)
-        let get = try await client.perform(Self.headers)
-        XCTAssertEqual(
-            get.headers["User-Agent"] == Self.http1Agent, RoutingTransport.usesDirectHTTP1ByDefault, "\(get.headers)")
-        let inMemory = try await client.perform(Self.anything, RequestBody.data(Data("data".utf8)))
-        XCTAssertEqual(
-            inMemory.headers["User-Agent"] == Self.http1Agent, RoutingTransport.usesDirectHTTP1ByDefault,
-            "\(inMemory.headers)")
+        let expected: CallMetrics.Route = RoutingTransport.usesDirectHTTP1ByDefault ? .directHTTP1 : .session
+        let get = try await send(client, Self.headers)
+        XCTAssertEqual(get.peer, expected)
+        XCTAssertEqual(get.value.headers["User-Agent"], RequestBridge.userAgent, "the bridge of the routing transport")
+        let inMemory = try await send(client, Self.anything, RequestBody.data(Data("data".utf8)))
+        XCTAssertEqual(inMemory.value.data, "data")
+        XCTAssertEqual(inMemory.peer, expected)
 
         let sessionOnly = try self.client(legacyTransport(usesDirectHTTP1: false))
-        let viaSession = try await sessionOnly.perform(Self.headers)
-        XCTAssertNotEqual(viaSession.headers["User-Agent"], Self.http1Agent)
+        let viaSession = try await send(sessionOnly, Self.headers)
+        XCTAssertEqual(viaSession.peer, .session)
     }
 }
 

@@ -150,6 +150,27 @@ struct TokenLogin: CredentialAuthenticator {
     }
 }
 
+/// Docs/DescriptorReference.md, "What every request gets": the counter the wrapping transport uses.
+final class CallCounter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = 0
+    var count: Int { lock.withLock { value } }
+    func increment() { lock.withLock { value += 1 } }
+}
+
+struct CountingTransport: WebServiceTransport {
+    let base: RoutingTransport
+    let counter: CallCounter
+
+    func send(_ request: URLRequest, context: TransportContext) async throws -> TransportResponse {
+        counter.increment()
+        return try await base.send(request, context: context)
+    }
+
+    // Without it, requests would go without the configuration's fields and cookies.
+    var bridge: RequestBridge? { base.bridge }
+}
+
 // MARK: - Docs/Serialization.md declarations
 
 struct Person: Codable, Sendable, Equatable {
@@ -325,6 +346,32 @@ final class DocumentationExamplesTests: XCTestCase {
 
     /// DescriptorReference.md, "The interceptor chain": a network interceptor that makes answers
     /// cacheable for a minute.
+    /// DescriptorReference.md, "What every request gets": a wrapping transport that forwards the
+    /// bridge sends the configuration's fields, as its base would.
+    func testAWrappingTransportForwardsTheBridge() async throws {
+        struct Recorded: WebServiceInterceptor {
+            let seen: Locked<URLRequest?>
+            func intercept(_ request: URLRequest, for call: CallDescriptor) async throws -> RequestInterception {
+                seen.withLock { $0 = request }
+                return .respond(TransportResponse(statusCode: 200, body: Data("[]".utf8)))
+            }
+        }
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.httpAdditionalHeaders = ["X-App": "demo"]
+        let counter = CallCounter()
+        let client = WebServiceClient(
+            serviceRoot: URL(string: "http://127.0.0.1:9/")!,
+            transport: CountingTransport(base: RoutingTransport(configuration: configuration), counter: counter))
+        let seen = Locked<URLRequest?>(nil)
+        client.networkInterceptors = [Recorded(seen: seen)]
+        _ = try await client.perform(.userRepos, "octocat", "updated")
+        let request = try XCTUnwrap(seen.withLock { $0 })
+        XCTAssertEqual(request.value(forHTTPHeaderField: "X-App"), "demo")
+        XCTAssertEqual(request.value(forHTTPHeaderField: "User-Agent"), RequestBridge.userAgent)
+        XCTAssertEqual(request.value(forHTTPHeaderField: "Accept"), "application/json", "the call's own")
+        XCTAssertEqual(counter.count, 0, "the interceptor answered")
+    }
+
     func testForceCacheNetworkInterceptor() async throws {
         let stubs = StubTransport(fallback: .text("answer"))
         let client = WebServiceClient(serviceRoot: URL(string: "https://api.example.com/")!, transport: stubs)
@@ -627,11 +674,17 @@ final class DocumentationExamplesTests: XCTestCase {
 
         let request = try client.request(for: .userRepos, arguments: ["octocat", "updated"])
         print(request.httpMethod ?? "", request.url!)  // GET https://api.example.com/users/octocat/repos?sort=updated
-        print(request.allHTTPHeaderFields ?? [:])  // ["Accept": "application/json"]
+        print(request.allHTTPHeaderFields ?? [:])
+        // ["Accept": "application/json", "User-Agent": "MyApp WebServiceKit", "Accept-Encoding": "gzip, deflate"]
 
         XCTAssertEqual(request.httpMethod, "GET")
         XCTAssertEqual(request.url?.absoluteString, "https://api.example.com/users/octocat/repos?sort=updated")
-        XCTAssertEqual(request.allHTTPHeaderFields ?? [:], ["Accept": "application/json"])
+        XCTAssertEqual(
+            request.allHTTPHeaderFields ?? [:],
+            [
+                "Accept": "application/json", "User-Agent": RequestBridge.userAgent,
+                "Accept-Encoding": "gzip, deflate",
+            ])
         XCTAssertThrowsError(try client.request(for: .userRepos, arguments: ["octocat"])) { error in
             guard case WebServiceError.invalidArguments(1, _) = error else { return XCTFail("\(error)") }
         }

@@ -50,7 +50,7 @@ import XCTest
                 uploadLength: nil, progress: nil,
                 responseBody: ResponseBodySink(maximumSize: nil, download: nil, progress: nil))
             let head = HTTP1RequestHead(
-                method: "GET", url: url, fields: [:], extraFields: [:], framing: .none, expectsContinue: false,
+                method: "GET", url: url, fields: [:], framing: .none, expectsContinue: false,
                 keepsAlive: true)
             let connection = LoopConnection(loop: loop)
             defer { connection.close() }

@@ -54,7 +54,7 @@ extension WebServiceClient {
                 networkInterceptors: settings.networkInterceptors, provider: settings.authenticationProvider,
                 maximumRedirects: settings.maximumRedirects,
                 retryPolicy: descriptor.retryPolicy ?? settings.retryPolicy, cache: settings.cache,
-                log: ExchangeLog.make(for: descriptor, settings: settings), transport: transport,
+                log: ExchangeLog.make(for: descriptor, settings: settings), transport: transport, bridge: bridge,
                 context: TransportContext(
                     call: descriptor, uploadLength: uploadLength, progress: reporter,
                     cacheIdentifier: prepared.cacheIdentifier, metrics: metrics, responseBody: sink))
@@ -120,8 +120,9 @@ extension WebServiceClient {
 }
 
 extension WebServiceClient {
-    /// The request a call would send, before interceptors and authentication: for debugging,
-    /// logging a call you are about to make, or checking an endpoint table in a test.
+    /// The request a call would send, before interceptors, authentication and the cookies of its
+    /// attempts, with the transport's session fields (``RequestBridge``): for debugging, logging
+    /// a call you are about to make, or checking an endpoint table in a test.
     ///
     /// ```swift
     /// let request = try client.request(for: .userRepos, arguments: ["octocat", "updated", "abc"])
@@ -142,7 +143,7 @@ extension WebServiceClient {
             descriptor: descriptor, compiled: compiled,
             defaults: RequestDefaults(
                 serviceRoot: root, sharedHeaders: settings.sharedHeaders,
-                requestSerializer: settings.requestSerializer, timeout: settings.timeout))
+                requestSerializer: settings.requestSerializer, timeout: settings.timeout, bridge: bridge))
         return try factory.makeRequest(arguments: arguments)
     }
 }

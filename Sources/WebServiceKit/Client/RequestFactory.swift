@@ -24,6 +24,8 @@ struct RequestDefaults {
     let sharedHeaders: [String: String]
     let requestSerializer: any RequestSerializer
     let timeout: TimeInterval
+    /// The transport's session fields, added as the request is built (``RequestBridge``).
+    var bridge: RequestBridge? = nil
 }
 
 /// The service root as the two prefixes a path can be resolved against.
@@ -108,6 +110,11 @@ struct RequestFactory {
         if let unused = open?.unusedPosition(besides: bodyPosition) {
             throw binder.unused(unused, method: declared.fields.method)
         }
+        // The session's fields and the body's, in the same assignment: the bridge stage then has
+        // nothing to add to most requests (``RequestBridge/bridge(_:streamed:)``).
+        defaults.bridge?.complete(
+            &headers, method: declared.fields.method.rawValue, body: request.httpBody,
+            streamed: streamedBody != nil, cookiesFor: nil)
         // One assignment: each setValue(forHTTPHeaderField:) costs about 1 µs on Linux. A new
         // request has no fields, so a call without any skips it.
         if !headers.isEmpty { request.allHTTPHeaderFields = headers }

@@ -22,6 +22,7 @@ enum CallStages {
         case userInterceptors(UserInterceptorStage)
         case retry(RetryStage)
         case followUps(FollowUpStage)
+        case bridge(BridgeStage)
         case requestCheck(RequestCheckStage)
         case streamedBody(StreamedBodyStage)
         case cache(CacheStage)
@@ -42,6 +43,10 @@ enum CallStages {
         // The one loop of a call: authentication, challenges answered and redirects followed,
         // each decided in one place (`FollowUp.decide`). Everything below runs once per attempt.
         .followUps(FollowUpStage()),
+        // What the transport's session adds to every request (its additional fields, `Accept`,
+        // `User-Agent`, `Accept-Encoding`, cookies, the body's type and length), once, here: the
+        // check, the cache, the network interceptors and the log all see the wire's request.
+        .bridge(BridgeStage()),
         // The only place a request is refused for its form: below every interceptor and the
         // provider, above the cache and the transport.
         .requestCheck(RequestCheckStage()),
@@ -143,7 +148,7 @@ extension CallStages.Stage {
     /// Whether the chain runs this stage in place (an ``InlineStage``).
     var isInline: Bool {
         switch self {
-        case .requestCheck, .responseCheck, .responseBody: true
+        case .bridge, .requestCheck, .responseCheck, .responseBody: true
         default: false
         }
     }
@@ -151,6 +156,7 @@ extension CallStages.Stage {
     /// An inline stage's look at the request on its way down.
     func request(_ outgoing: inout Outgoing, of call: CallExchange) throws(WebServiceError) {
         switch self {
+        case .bridge(let stage): try stage.request(&outgoing, of: call)
         case .requestCheck(let stage): try stage.request(&outgoing, of: call)
         case .responseCheck(let stage): try stage.request(&outgoing, of: call)
         case .responseBody(let stage): try stage.request(&outgoing, of: call)
@@ -161,6 +167,7 @@ extension CallStages.Stage {
     /// An inline stage's look at the response on its way up.
     func response(_ answer: inout Answer, of call: CallExchange) throws(WebServiceError) {
         switch self {
+        case .bridge(let stage): try stage.response(&answer, of: call)
         case .requestCheck(let stage): try stage.response(&answer, of: call)
         case .responseCheck(let stage): try stage.response(&answer, of: call)
         case .responseBody(let stage): try stage.response(&answer, of: call)
@@ -179,7 +186,7 @@ extension CallStages.Stage {
         case .networkInterceptors(let stage): stage.applies(to: outgoing, of: call)
         case .log(let stage): stage.applies(to: outgoing, of: call)
         case .transport(let stage): stage.applies(to: outgoing, of: call)
-        case .requestCheck, .responseCheck, .responseBody: false
+        case .bridge, .requestCheck, .responseCheck, .responseBody: false
         }
     }
 
@@ -194,7 +201,7 @@ extension CallStages.Stage {
         case .networkInterceptors(let stage): try await stage.send(outgoing, next: next)
         case .log(let stage): try await stage.send(outgoing, next: next)
         case .transport(let stage): try await stage.send(outgoing, next: next)
-        case .requestCheck, .responseCheck, .responseBody: try await next.proceed(outgoing)
+        case .bridge, .requestCheck, .responseCheck, .responseBody: try await next.proceed(outgoing)
         }
     }
 }
@@ -232,6 +239,9 @@ final class CallExchange: Sendable {
     /// Logs each request sent and its answer; `nil` when the call logs nothing.
     let log: ExchangeLog?
     let transport: any WebServiceTransport
+    /// What the transport's session adds to each request (``BridgeStage``); `nil` for a transport
+    /// without one.
+    let bridge: RequestBridge?
     let context: TransportContext
     /// How many requests the call sent so far, across its retries: the follow-ups number each
     /// send from it (``nextSend()``). Unchecked: only the call's own task touches it, one send
@@ -251,7 +261,7 @@ final class CallExchange: Sendable {
         descriptor: CallDescriptor, interceptors: [any WebServiceInterceptor],
         networkInterceptors: [any WebServiceInterceptor], provider: (any AuthenticationProvider)?,
         maximumRedirects: Int, retryPolicy: RetryPolicy = .never, cache: HTTPCache?, log: ExchangeLog?,
-        transport: any WebServiceTransport, context: TransportContext
+        transport: any WebServiceTransport, bridge: RequestBridge? = nil, context: TransportContext
     ) {
         self.descriptor = descriptor
         self.interceptors = interceptors
@@ -262,6 +272,7 @@ final class CallExchange: Sendable {
         self.cache = cache
         self.log = log
         self.transport = transport
+        self.bridge = bridge
         self.context = context
     }
 }

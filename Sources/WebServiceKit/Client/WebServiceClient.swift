@@ -24,6 +24,8 @@ public final class WebServiceClient: Sendable {
     public let callbackQueue: DispatchQueue
 
     let root: ServiceRoot
+    /// What ``transport`` adds to each request, added by the ``BridgeStage`` instead.
+    let bridge: RequestBridge?
     private let settings: Locked<Settings>
     private let callbackQueueKey = DispatchSpecificKey<Bool>()
 
@@ -88,7 +90,9 @@ public final class WebServiceClient: Sendable {
         serviceRoot: URL, transport: (any WebServiceTransport)? = nil, callbackQueue: DispatchQueue? = nil
     ) {
         self.serviceRoot = serviceRoot
-        self.transport = transport ?? RoutingTransport()
+        let transport = transport ?? RoutingTransport()
+        self.transport = transport
+        bridge = transport.bridge
         self.callbackQueue = callbackQueue ?? DispatchQueue(label: "WebServiceKit.callbacks")
         root = ServiceRoot(serviceRoot)
         settings = Locked(Settings())

@@ -9,7 +9,8 @@ import Foundation
 ///
 /// A request that passes has a method that is a token (RFC 9110 §9.1), an absolute `http` or
 /// `https` URL with a host (RFC 9110 §4.2), header names that are tokens (RFC 9110 §5.1) and
-/// header values without CR, LF, NUL or another control character but tab (RFC 9110 §5.5).
+/// header values without CR, LF, NUL or another control character but tab (RFC 9110 §5.5), and
+/// a `Content-Length`, if any, that is the size of its body in memory (§8.6).
 /// Anything else could let one request be read as two on the wire (request smuggling) or end the
 /// header section early, so it fails the call with a typed error instead of being sent; transports
 /// rely on it and do not check again.
@@ -33,7 +34,20 @@ enum RequestCheck {
         guard let host = url.host, !host.isEmpty else {
             throw .invalidCall("\(HTTPText.quoted(url.absoluteString)) has no host (RFC 9110 §4.2.1)")
         }
-        if let fields = request.allHTTPHeaderFields { try HeaderValidation.check(fields) }
+        guard let fields = request.allHTTPHeaderFields else { return }
+        try HeaderValidation.check(fields)
+        // The bridge stage set it from the body; a network interceptor that changed the body
+        // afterwards must change it too: URLSession would send it as it stands (RFC 9110 §8.6).
+        if let body = request.httpBody,
+            let length = fields.first(where: { $0.key.caseInsensitiveEquals("Content-Length") })?.value,
+            length != String(body.count)
+        {
+            throw .invalidHeader(
+                name: "Content-Length",
+                reason:
+                    "it says \(HTTPText.quoted(length)) but the body has \(body.count) bytes (RFC 9110 §8.6): an "
+                    + "interceptor that changes the body must set Content-Length to its new size or remove it")
+        }
     }
 }
 

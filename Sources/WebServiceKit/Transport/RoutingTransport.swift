@@ -36,6 +36,9 @@ public final class RoutingTransport: WebServiceTransport {
     /// Read once, when the transport is made: building the environment's dictionary on every
     /// call would cost more than the rest of a kept-alive GET's bookkeeping.
     private let proxyEnvironment: ProxyEnvironment
+    /// The fields and cookies of the session configuration, one bridge for both peers (the
+    /// session peer's; the HTTP/1.1 peer's when the session is not a bridged transport).
+    public let bridge: RequestBridge?
 
     /// Creates a transport whose peers are made from `configuration`: a ``URLSessionTransport``
     /// (its `URLSession` with Foundation's `urlCache` removed) and, when `usesDirectHTTP1`, an
@@ -89,6 +92,7 @@ public final class RoutingTransport: WebServiceTransport {
         self.http1 = http1
         proxyConfigured = !(configuration.connectionProxyDictionary ?? [:]).isEmpty
         self.proxyEnvironment = proxyEnvironment
+        bridge = session.bridge ?? http1?.bridge
     }
 
     /// The two peers for `configuration`, sharing its cookie jar, and the configuration they were
@@ -98,12 +102,12 @@ public final class RoutingTransport: WebServiceTransport {
         connectionLimits: HTTP1Transport.ConnectionLimits = HTTP1Transport.ConnectionLimits(),
         serverTrust: ServerTrustPolicy = .system
     ) -> (session: URLSessionTransport, http1: HTTP1Transport?, configuration: URLSessionConfiguration) {
-        let (configuration, cookies) = URLSessionTransport.prepared(configuration)
-        let session = URLSessionTransport(prepared: configuration, cookies: cookies, serverTrust: serverTrust)
+        let (configuration, bridge) = URLSessionTransport.prepared(configuration)
+        let session = URLSessionTransport(prepared: configuration, bridge: bridge, serverTrust: serverTrust)
         let http1 =
             usesDirectHTTP1
             ? HTTP1Transport(
-                configuration: configuration, cookies: cookies,
+                configuration: configuration, bridge: bridge,
                 limits: ConnectionPool.limits(for: configuration, connectionLimits)) : nil
         return (session, http1, configuration)
     }

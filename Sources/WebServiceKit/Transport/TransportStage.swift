@@ -21,6 +21,9 @@ struct TransportStage: CallStage {
                     try await next.call.transport.send(outgoing.request, context: context)
                 }
             if let start { context.metrics?.endTransaction(outgoing, start: start, response: response, error: nil) }
+            // Every response off the wire, a redirect, a challenge or a 304 too, and never an
+            // answer from the cache: the cookies it sets (``RequestBridge``).
+            next.call.bridge?.store(from: response.headers, for: outgoing.request.url)
             return Answer(request: outgoing.request, response: response)
         } catch {
             let failure = WebServiceError(transportError: error)

@@ -30,8 +30,9 @@ public final class URLSessionTransport: WebServiceTransport {
     /// The session requests run on.
     public let session: URLSession
     private let router: TaskRouter
-    /// The configuration's cookies; a routing transport shares them with its HTTP/1.1 peer.
-    private let cookies: CookieJar?
+    /// The configuration's additional fields and cookies, which the client's bridge stage adds
+    /// (the session is made without them); a routing transport shares them with its HTTP/1.1 peer.
+    public let bridge: RequestBridge?
     /// Set only by the deprecated ``init(configuration:usesDirectHTTP1:)``: the routing transport
     /// this one stands for, whose session peer owns ``session``.
     private let routing: RoutingTransport?
@@ -45,8 +46,8 @@ public final class URLSessionTransport: WebServiceTransport {
     /// configuration (`.default` shares `HTTPCookieStorage.shared`; `.ephemeral` keeps them in
     /// memory per transport).
     public convenience init(sessionConfiguration configuration: URLSessionConfiguration) {
-        let (configuration, cookies) = Self.prepared(configuration)
-        self.init(prepared: configuration, cookies: cookies)
+        let (configuration, bridge) = Self.prepared(configuration)
+        self.init(prepared: configuration, bridge: bridge)
     }
 
     /// The transport that ``RoutingTransport/init(configuration:usesDirectHTTP1:)`` makes: on
@@ -75,7 +76,7 @@ public final class URLSessionTransport: WebServiceTransport {
     private init(standingFor routing: RoutingTransport, session peer: URLSessionTransport) {
         session = peer.session
         router = peer.router
-        cookies = peer.cookies
+        bridge = peer.bridge
         self.routing = routing
     }
 
@@ -88,22 +89,23 @@ public final class URLSessionTransport: WebServiceTransport {
         sessionConfiguration configuration: URLSessionConfiguration, serverTrust: ServerTrustPolicy
     ) throws(ServerTrustError) {
         try serverTrust.checkEnforceable()
-        let (configuration, cookies) = Self.prepared(configuration)
-        self.init(prepared: configuration, cookies: cookies, serverTrust: serverTrust)
+        let (configuration, bridge) = Self.prepared(configuration)
+        self.init(prepared: configuration, bridge: bridge, serverTrust: serverTrust)
     }
 
-    /// A transport over a session made from `configuration` (``prepared(_:)``), with `cookies`,
+    /// A transport over a session made from `configuration` (``prepared(_:)``), with `bridge`,
     /// trusting servers as `serverTrust` says (checked as enforceable by the caller).
-    init(prepared configuration: URLSessionConfiguration, cookies: CookieJar?, serverTrust: ServerTrustPolicy = .system)
-    {
-        self.cookies = cookies
+    init(
+        prepared configuration: URLSessionConfiguration, bridge: RequestBridge, serverTrust: ServerTrustPolicy = .system
+    ) {
+        self.bridge = bridge
         router = TaskRouter(serverTrust: serverTrust)
         session = URLSession(configuration: configuration, delegate: router, delegateQueue: nil)
         routing = nil
     }
 
-    /// A copy of `configuration` for the session, and the cookie jar it asks for.
-    static func prepared(_ configuration: URLSessionConfiguration) -> (URLSessionConfiguration, CookieJar?) {
+    /// A copy of `configuration` for the session, and the bridge of its fields and cookies.
+    static func prepared(_ configuration: URLSessionConfiguration) -> (URLSessionConfiguration, RequestBridge) {
         // A copy: the caller's configuration object stays as it was.
         let configuration = (configuration.copy() as? URLSessionConfiguration) ?? configuration
         configuration.urlCache = nil
@@ -116,7 +118,10 @@ public final class URLSessionTransport: WebServiceTransport {
         configuration.httpShouldSetCookies = false
         configuration.httpCookieAcceptPolicy = .never
         configuration.httpCookieStorage = nil
-        return (configuration, cookies)
+        // The client's bridge stage adds them, above the cache and the log.
+        let bridge = RequestBridge(configuration: configuration, cookies: cookies)
+        configuration.httpAdditionalHeaders = nil
+        return (configuration, bridge)
     }
 
     // The session belongs to the routing transport's peer when this one stands for it.
@@ -124,11 +129,7 @@ public final class URLSessionTransport: WebServiceTransport {
 
     public func send(_ request: URLRequest, context: TransportContext) async throws -> TransportResponse {
         if let routing { return try await routing.send(request, context: context) }
-        var request = request
-        if let cookie = cookies?.header(for: request) { request.setValue(cookie, forHTTPHeaderField: "Cookie") }
-        let response = try await sendThroughSession(request, context: context)
-        if let url = request.url { cookies?.store(from: response.headers, for: url) }
-        return response
+        return try await sendThroughSession(request, context: context)
     }
 
     private func sendThroughSession(_ request: URLRequest, context: TransportContext) async throws

@@ -133,7 +133,30 @@ public struct TransportContext: Sendable {
 ///
 /// Implementations throw `URLError` for failures to get a response and `CancellationError`
 /// (or `URLError.cancelled`) when the surrounding task is cancelled.
+///
+/// A transport adds nothing to a request but what its connection needs (`Host`, `Connection`,
+/// framing): what its session would add (`Accept`, `User-Agent`, `Accept-Encoding`, cookies, the
+/// configuration's additional fields) it names as its ``bridge``, which the client adds above its
+/// cache and log. A transport that wraps another forwards the other's:
+///
+/// ```swift
+/// struct Counting: WebServiceTransport {
+///     let base: RoutingTransport
+///     func send(_ request: URLRequest, context: TransportContext) async throws -> TransportResponse {
+///         try await base.send(request, context: context)
+///     }
+///     var bridge: RequestBridge? { base.bridge }
+/// }
+/// ```
 public protocol WebServiceTransport: Sendable {
     /// Sends `request` and waits for the complete response.
     func send(_ request: URLRequest, context: TransportContext) async throws -> TransportResponse
+
+    /// The fields and cookies the client adds to every request it sends through this transport
+    /// (its bridge stage); `nil`, the default, for none: the request goes as the call built it.
+    var bridge: RequestBridge? { get }
+}
+
+extension WebServiceTransport {
+    public var bridge: RequestBridge? { nil }
 }

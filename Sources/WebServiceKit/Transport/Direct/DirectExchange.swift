@@ -28,7 +28,6 @@ struct DirectExchange {
     /// The body to send, `nil` for none.
     let body: InputStream?
     let length: Int64?
-    let extraHeaders: [String: String]
     let context: TransportContext
     let connection: SocketConnection
     /// Whether the connection stays open for more requests.
@@ -88,8 +87,8 @@ struct DirectExchange {
                 ?? ((length ?? Int64.max) >= Self.expectContinueThreshold))
         while true {
             let head = HTTP1RequestHead(
-                method: method, url: url, fields: request.allHTTPHeaderFields ?? [:], extraFields: extraHeaders,
-                framing: framing, expectsContinue: expectsContinue, keepsAlive: keepsAlive)
+                method: method, url: url, fields: request.allHTTPHeaderFields ?? [:], framing: framing,
+                expectsContinue: expectsContinue, keepsAlive: keepsAlive)
             try head.bytes.withUnsafeBytes { try connection.sendAll($0) }
             guard let body else { break }
             if expectsContinue, try connection.wait(for: Int16(POLLIN), atMost: Self.continueWait) {
@@ -369,12 +368,11 @@ struct HTTP1RequestHead {
     /// Fields the connection manages itself; the request's own values of these are replaced.
     static let managedFields: Set<String> = ["host", "content-length", "transfer-encoding", "connection", "expect"]
 
-    /// Writes the head of a request that passed ``RequestCheck``; `extraFields` are the
-    /// transport's own (the session's additional fields and its cookies, which the cookie jar
-    /// keeps sendable).
+    /// Writes the head of a request that passed ``RequestCheck``, with the fields the call's
+    /// ``BridgeStage`` added: the transport adds only the connection's own (``managedFields``).
     init(
-        method: String, url: URL, fields: [String: String], extraFields: [String: String], framing: Framing,
-        expectsContinue: Bool, keepsAlive: Bool = false
+        method: String, url: URL, fields: [String: String], framing: Framing, expectsContinue: Bool,
+        keepsAlive: Bool = false
     ) {
         let components = URLComponents(url: url, resolvingAgainstBaseURL: true)
         let path = components?.percentEncodedPath ?? ""
@@ -397,21 +395,7 @@ struct HTTP1RequestHead {
             bytes.append(UInt8(ascii: "\n"))
         }
         append("\(method) \(target) HTTP/1.1\r\nHost: \(host)\r\n")
-        // The transport's extra names by their lowercase form (RFC 9110 §5.1), each marked once a
-        // field of the request has it: that field is sent, the extra one is not.
-        var extraNames: [String: Bool] = [:]
-        for name in extraFields.keys where !Self.isManaged(name) { extraNames[name.lowercased()] = false }
-        for (name, value) in fields where !Self.isManaged(name) {
-            if !extraNames.isEmpty {
-                let lowercased = name.lowercased()
-                if extraNames[lowercased] != nil { extraNames[lowercased] = true }
-            }
-            appendField(name, value)
-        }
-        for (name, value) in extraFields.sorted(by: { $0.key < $1.key })
-        where !Self.isManaged(name) && extraNames[name.lowercased()] == false {
-            appendField(name, value)
-        }
+        for (name, value) in fields where !Self.isManaged(name) { appendField(name, value) }
         switch framing {
         case .none: break
         case .length(let length): append("Content-Length: \(length)\r\n")

@@ -39,18 +39,19 @@ import Foundation
 /// instead, saying the server may have seen it.
 /// When the process has no descriptor left for a new connection, the call fails with
 /// `URLError(.cannotConnectToHost)` saying "too many open files" (see ``ConnectionLimits``).
-/// `Accept-Encoding` is sent only when the request has it; a `gzip` or `deflate` body is decoded
-/// as it arrives, and any other coding is passed on unchanged with its `Content-Encoding` field.
-/// Cookies follow the configuration; the configuration's additional header fields are sent, and
-/// `Accept` and `User-Agent` when the request has none.
+/// A `gzip` or `deflate` body is decoded as it arrives, and any other coding is passed on
+/// unchanged with its `Content-Encoding` field. The transport sends the request's fields as they
+/// are, adding only the connection's own (`Host`, `Connection`, the framing, `Expect`): the
+/// configuration's additional fields, `Accept`, `User-Agent`, `Accept-Encoding` and its cookies
+/// are added above the cache by the client's bridge stage, so its log and cache see them.
 ///
 /// It carries only `http` URLs: any other scheme (`https` included) fails with
 /// `URLError(.unsupportedURL)` before a connection is opened. It connects directly: the
 /// configuration's proxy settings and the environment's `http_proxy` are not used (the routing
 /// transport sends such requests through the session instead).
 public final class HTTP1Transport: WebServiceTransport {
-    private let additionalHeaders: [String: String]
-    private let cookies: CookieJar?
+    /// The configuration's fields and cookies, which the client's bridge stage adds.
+    public let bridge: RequestBridge?
     /// Every connection of this transport, kept-alive or not, counts against its caps
     /// (``ConnectionPool/limits(for:)``).
     let pool: ConnectionPool
@@ -71,17 +72,20 @@ public final class HTTP1Transport: WebServiceTransport {
             limits: ConnectionPool.limits(for: configuration, connectionLimits))
     }
 
-    /// A transport for `configuration` with the cookie jar `cookies` (a routing transport's, shared
-    /// with its session); `limits` replaces the pool's caps and idle timeout.
-    init(configuration: URLSessionConfiguration, cookies: CookieJar?, limits: ConnectionPool.Limits? = nil) {
+    /// A transport for `configuration` with the cookie jar `cookies`; `limits` replaces the pool's
+    /// caps and idle timeout.
+    convenience init(configuration: URLSessionConfiguration, cookies: CookieJar?, limits: ConnectionPool.Limits? = nil)
+    {
+        self.init(
+            configuration: configuration, bridge: RequestBridge(configuration: configuration, cookies: cookies),
+            limits: limits)
+    }
+
+    /// A transport with the caps of `configuration` (or `limits`) whose requests get `bridge`'s
+    /// fields and cookies (a routing transport's, shared with its session).
+    init(configuration: URLSessionConfiguration, bridge: RequestBridge, limits: ConnectionPool.Limits?) {
         pool = ConnectionPool(limits: limits ?? ConnectionPool.limits(for: configuration))
-        // What Foundation's libcurl sends when a request has neither.
-        var headers = ["Accept": "*/*", "User-Agent": "\(ProcessInfo.processInfo.processName) WebServiceKit"]
-        for (name, value) in configuration.httpAdditionalHeaders ?? [:] {
-            if let name = name as? String { headers[name] = "\(value)" }
-        }
-        additionalHeaders = headers
-        self.cookies = cookies
+        self.bridge = bridge
     }
 
     /// The caps in force: both set, as ``init(configuration:connectionLimits:)`` resolved them
@@ -164,10 +168,7 @@ public final class HTTP1Transport: WebServiceTransport {
         let origin = Self.origin(of: url)
         try await pool.place(to: origin, deadline: deadline)
         defer { pool.releasePlace(to: origin) }
-        let response = try await sendOnOwnConnection(
-            request, url: url, length: length, deadline: deadline, context: context)
-        cookies?.store(from: response.headers, for: url)
-        return response
+        return try await sendOnOwnConnection(request, url: url, length: length, deadline: deadline, context: context)
     }
 
     #if os(Linux) && canImport(CWebServiceKitSystem)
@@ -181,8 +182,8 @@ public final class HTTP1Transport: WebServiceTransport {
                 request.httpBodyStream.map(LoopUploadExchange.Body.stream)
                 ?? request.httpBody.map(LoopUploadExchange.Body.data)
             return try await LoopUploadExchange.run(
-                request, url: url, body: body, length: length, extraHeaders: extraHeaders(for: request, url: url),
-                context: context, on: try EventLoopGroup.shared().next(), deadline: deadline?.uptimeNanoseconds)
+                request, url: url, body: body, length: length, context: context, on: try EventLoopGroup.shared().next(),
+                deadline: deadline?.uptimeNanoseconds)
         }
     #else
         private func sendOnOwnConnection(
@@ -201,11 +202,9 @@ public final class HTTP1Transport: WebServiceTransport {
         let body = request.httpBodyStream ?? request.httpBody.map { InputStream(data: $0) }
         let connection = try SocketConnection(deadline: deadline)
         defer { connection.close() }
-        let extra = extraHeaders(for: request, url: url)
         let exchange = UnsafeSendable(
             DirectExchange(
-                request: request, url: url, body: body, length: length, extraHeaders: extra, context: context,
-                connection: connection))
+                request: request, url: url, body: body, length: length, context: context, connection: connection))
         return try await blocking(cancelling: connection) { work in
             let thread = Thread(block: work)
             thread.name = "WebServiceKit.direct"
@@ -233,11 +232,9 @@ public final class HTTP1Transport: WebServiceTransport {
             let origin = Self.origin(of: url)
             let deadline = request.timeoutInterval > 0 ? DispatchTime.now() + request.timeoutInterval : nil
             let connection = try await pool.connection(to: origin, deadline: deadline)
-            // After the wait for a connection: cookies stored meanwhile go with the request.
             let method = request.httpMethod ?? "GET"
             let head = HTTP1RequestHead(
                 method: method, url: url, fields: request.allHTTPHeaderFields ?? [:],
-                extraFields: extraHeaders(for: request, url: url),
                 framing: Self.framing(of: request.httpBody, method: method), expectsContinue: false, keepsAlive: true)
             let outcome: DirectExchange.Outcome
             do {
@@ -249,7 +246,6 @@ public final class HTTP1Transport: WebServiceTransport {
                 throw error
             }
             pool.release(connection, to: origin, reusable: outcome.leavesConnectionReusable)
-            cookies?.store(from: outcome.response.headers, for: url)
             return outcome.response
         }
     #else
@@ -259,15 +255,13 @@ public final class HTTP1Transport: WebServiceTransport {
             let origin = Self.origin(of: url)
             let deadline = request.timeoutInterval > 0 ? DispatchTime.now() + request.timeoutInterval : nil
             var connection = try await pool.connection(to: origin, deadline: deadline)
-            // After the wait for a connection: cookies stored meanwhile go with the request.
-            let extra = extraHeaders(for: request, url: url)
             let method = request.httpMethod ?? "GET"
             while true {
                 connection.socket.deadline = deadline
                 let exchange = UnsafeSendable(
                     DirectExchange(
                         request: request, url: url, body: request.httpBody.map { InputStream(data: $0) },
-                        length: request.httpBody.map { Int64($0.count) }, extraHeaders: extra, context: context,
+                        length: request.httpBody.map { Int64($0.count) }, context: context,
                         connection: connection.socket, keepsAlive: true))
                 let outcome: DirectExchange.Outcome
                 do {
@@ -298,9 +292,7 @@ public final class HTTP1Transport: WebServiceTransport {
                 pool.release(
                     connection, to: origin, reusable: outcome.leavesConnectionReusable && !connection.socket.isCancelled
                 )
-                let response = outcome.response
-                cookies?.store(from: response.headers, for: url)
-                return response
+                return outcome.response
             }
         }
     #endif
@@ -320,14 +312,6 @@ public final class HTTP1Transport: WebServiceTransport {
         }
     }
 
-    /// The session's additional fields, and its cookies for `url` unless the request has some.
-    private func extraHeaders(for request: URLRequest, url: URL) -> [String: String] {
-        var extra = additionalHeaders
-        if let cookie = cookies?.header(for: request) {
-            extra["Cookie"] = cookie
-        }
-        return extra
-    }
 }
 
 /// An exchange handed to the thread that runs it; only that thread touches it afterwards.

@@ -139,7 +139,7 @@
     ///   task fails it with `URLError(.cancelled)`; either closes the connection at once.
     ///
     /// The response's body goes to the call's ``ResponseBodySink`` from the loop's thread.
-    /// After ``run(_:url:body:length:extraHeaders:context:on:deadline:resolver:readers:)`` hands
+    /// After ``run(_:url:body:length:context:on:deadline:resolver:readers:)`` hands
     /// it over, only the loop's thread touches it.
     final class LoopUploadExchange: @unchecked Sendable {
         /// What the request carries.
@@ -168,7 +168,6 @@
         private let method: String
         private let body: Body?
         private let length: Int64?
-        private let extraHeaders: [String: String]
         private let context: TransportContext
         private let deadline: UInt64?
         private let resolver: HostResolver
@@ -211,7 +210,7 @@
         private var loop: EventLoop { socket.loop }
 
         private init(
-            request: URLRequest, url: URL, host: String, body: Body?, length: Int64?, extraHeaders: [String: String],
+            request: URLRequest, url: URL, host: String, body: Body?, length: Int64?,
             context: TransportContext, loop: EventLoop, deadline: UInt64?, resolver: HostResolver,
             readers: BodyStreamReader
         ) {
@@ -222,7 +221,6 @@
             method = request.httpMethod ?? (body == nil ? "GET" : "POST")
             self.body = body
             self.length = length
-            self.extraHeaders = extraHeaders
             self.context = context
             self.deadline = deadline
             self.resolver = resolver
@@ -240,7 +238,7 @@
         /// connection of `loop`, and reads its response into `context`'s sink; `deadline` in
         /// nanoseconds of ``EventLoop/now()``. The connection is closed at the end.
         static func run(
-            _ request: URLRequest, url: URL, body: Body?, length: Int64?, extraHeaders: [String: String],
+            _ request: URLRequest, url: URL, body: Body?, length: Int64?,
             context: TransportContext, on loop: EventLoop, deadline: UInt64?, resolver: HostResolver = .shared,
             readers: BodyStreamReader = .shared
         ) async throws -> TransportResponse {
@@ -248,7 +246,7 @@
             // An IPv6 literal without its brackets, as getaddrinfo takes it.
             let host = name.trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
             let exchange = LoopUploadExchange(
-                request: request, url: url, host: host, body: body, length: length, extraHeaders: extraHeaders,
+                request: request, url: url, host: host, body: body, length: length,
                 context: context, loop: loop, deadline: deadline, resolver: resolver, readers: readers)
             return try await withTaskCancellationHandler {
                 try await withCheckedThrowingContinuation { continuation in
@@ -316,8 +314,8 @@
                 ? HTTP1Transport.framing(of: nil, method: method)
                 : length.map(HTTP1RequestHead.Framing.length) ?? .chunked
             let head = HTTP1RequestHead(
-                method: method, url: url, fields: request.allHTTPHeaderFields ?? [:], extraFields: extraHeaders,
-                framing: framing, expectsContinue: expectsContinue, keepsAlive: false)
+                method: method, url: url, fields: request.allHTTPHeaderFields ?? [:], framing: framing,
+                expectsContinue: expectsContinue, keepsAlive: false)
             phase = .head
             pending = [head.bytes]
             pendingOffset = 0
