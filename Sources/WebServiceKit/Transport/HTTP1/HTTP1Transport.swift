@@ -370,3 +370,24 @@ extension HTTP1Transport {
         public static var defaultTotal: Int { ConnectionPool.defaultTotal }
     }
 }
+
+extension ConnectionPool {
+    /// The caps for a transport made from `configuration`, with `connectionLimits` where set.
+    ///
+    /// Per origin, by default: the configuration's `httpMaximumConnectionsPerHost`, so that the
+    /// direct path loads a server no more than the session would. Its default is 6 for `.default`
+    /// and `.ephemeral`, on Linux as on Apple platforms, and FoundationNetworking passes it to
+    /// libcurl (40 concurrent GETs through a Linux session use 6 connections): the six
+    /// connections per host of browsers, between OkHttp's 5 requests per host and
+    /// AsyncHTTPClient's 8 connections. A value below 1 means no cap per origin, as libcurl reads
+    /// it; the total cap still applies. Across origins, by default: ``defaultTotal``.
+    static func limits(
+        for configuration: URLSessionConfiguration,
+        _ connectionLimits: HTTP1Transport.ConnectionLimits = HTTP1Transport.ConnectionLimits()
+    ) -> Limits {
+        let perHost = configuration.httpMaximumConnectionsPerHost
+        return Limits(
+            perOrigin: connectionLimits.perOrigin ?? (perHost > 0 ? perHost : .max),
+            total: connectionLimits.total ?? defaultTotal, idleTimeout: defaultIdleTimeout)
+    }
+}

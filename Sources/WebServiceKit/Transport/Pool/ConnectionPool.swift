@@ -113,25 +113,6 @@ final class ConnectionPool: Sendable {
         return UInt64(limit.rlim_cur)
     }
 
-    /// The caps for a transport made from `configuration`, with `connectionLimits` where set.
-    ///
-    /// Per origin, by default: the configuration's `httpMaximumConnectionsPerHost`, so that the
-    /// direct path loads a server no more than the session would. Its default is 6 for `.default`
-    /// and `.ephemeral`, on Linux as on Apple platforms, and FoundationNetworking passes it to
-    /// libcurl (40 concurrent GETs through a Linux session use 6 connections): the six
-    /// connections per host of browsers, between OkHttp's 5 requests per host and
-    /// AsyncHTTPClient's 8 connections. A value below 1 means no cap per origin, as libcurl reads
-    /// it; the total cap still applies. Across origins, by default: ``defaultTotal``.
-    static func limits(
-        for configuration: URLSessionConfiguration,
-        _ connectionLimits: HTTP1Transport.ConnectionLimits = HTTP1Transport.ConnectionLimits()
-    ) -> Limits {
-        let perHost = configuration.httpMaximumConnectionsPerHost
-        return Limits(
-            perOrigin: connectionLimits.perOrigin ?? (perHost > 0 ? perHost : .max),
-            total: connectionLimits.total ?? defaultTotal, idleTimeout: defaultIdleTimeout)
-    }
-
     /// A waiting call: its grant or its failure, and the continuation that takes it. Used under
     /// the pool's lock only.
     private final class Waiter: @unchecked Sendable {
