@@ -114,127 +114,102 @@ struct CacheExchange {
     }
 
     /// Sends the request with the cache's `validators` added (`If-None-Match`, `If-Modified-Since`
-    /// from the stored response, §4.3.1; empty when the cache validates nothing) and makes of the
-    /// answer what RFC 9111 says: a 304 freshens the stored response, a storable answer is
-    /// stored, a successful unsafe request invalidates.
+    /// from the stored response, §4.3.1; empty when the cache validates nothing) and carries out
+    /// what ``CacheRules/outcome(of:headers:to:stored:requestTime:responseTime:)`` makes of the
+    /// answer: a stored response served instead of a 5xx, a 304 freshening the stored response,
+    /// a storable answer stored; a successful unsafe request invalidates first (§4.4). A 304
+    /// about another representation sends the request once more, without validators.
     func send(validators: HTTPHeaders) async throws(WebServiceError) -> Answer {
-        var conditional = outgoing
-        for field in validators {
-            conditional.request.setValue(field.value, forHTTPHeaderField: field.name)
-        }
-        let requestTime = Date()
-        let answer: Answer
-        do {
-            answer = try await next.proceed(conditional)
-        } catch {
-            // No response at all (a connection that failed or dropped, before the response or in
-            // its body): stale-if-error or the offline fallback may serve what is stored; not
-            // after a cancellation or an error the caller caused (``CacheRules/failure(causedBy:)``).
-            if let failure = CacheRules.failure(causedBy: error), let fallback = fallback(failure) {
-                return self.answer(fallback)
+        var validators = validators
+        var stored = stored
+        while true {
+            var conditional = outgoing
+            if !validators.fields.isEmpty {
+                // One assignment: each `setValue` copies and searches the fields on Linux.
+                var fields = conditional.request.allHTTPHeaderFields ?? [:]
+                for field in validators {
+                    for name in fields.keys where name.caseInsensitiveEquals(field.name) { fields[name] = nil }
+                    fields[field.name] = field.value
+                }
+                conditional.request.allHTTPHeaderFields = fields
             }
-            throw error
-        }
-        let response = answer.response
-        let responseTime = Date()
-        if [500, 502, 503, 504].contains(response.statusCode), let fallback = fallback(.status(response.statusCode)) {
-            return self.answer(fallback)
-        }
-        let context = next.call.context
-        let cacheRequest = request
-        let status = response.statusCode
-        cache.invalidate(after: response, to: cacheRequest.url, method: cacheRequest.method)
-        if status == 304, CacheRules.hasPreconditions(cacheRequest.headers) {
-            // The caller's own If-None-Match / If-Modified-Since (the cache added no validator to
-            // it, ``CacheRules/usesCache(_:)``): the 304 answers the caller's question and goes
-            // back as it is (§4.3.2); it may still freshen the stored response it identifies
-            // (§4.3.4).
-            freshen(by: answer, requestTime: requestTime, responseTime: responseTime)
-            return answer
-        }
-        // Otherwise the 304 answers the cache's validation, or no question at all (a server that
-        // sends 304 to an unconditional request): the caller, who asked none, gets the stored
-        // response or the repeated request's answer. Not after a request `no-store`, whose
-        // answer may touch nothing stored: that 304 goes back as it came.
-        if status == 304, let stored, !cacheRequest.cacheControl.noStore {
-            // RFC 9111 §4.3.4: a 304 freshens the stored response it matches; the stored body is served.
-            guard CacheRules.notModifiedFreshens(stored.entry, notModifiedHeaders: response.headers) else {
-                // The 304 is about another representation than the stored one, which is out of
-                // date; the caller, who asked no question, must not get a 304. The request is
-                // repeated as the caller wrote it, without the cache's validators, and its answer
-                // is served (and stored, when it may be).
-                cache.store.remove(key, variant: stored.entry.variantKey)
-                let unconditional = CacheExchange(
-                    cache: cache, outgoing: outgoing, request: request, key: key, stored: nil, next: next,
-                    inBackground: inBackground)
-                return try await unconditional.send(validators: [:])
+            let requestTime = Date()
+            let answer: Answer
+            do {
+                answer = try await next.proceed(conditional)
+            } catch {
+                // No response at all (a connection that failed or dropped, before the response or
+                // in its body): stale-if-error or the offline fallback may serve what is stored;
+                // not after a cancellation or an error the caller caused
+                // (``CacheRules/failure(causedBy:)``).
+                if let failure = CacheRules.failure(causedBy: error), let fallback = fallback(failure, stored: stored) {
+                    return self.answer(fallback)
+                }
+                throw error
             }
-            let entry = stored.entry.freshened(
-                with304Headers: response.headers, requestHeaders: cacheRequest.headers, requestTime: requestTime,
-                responseTime: responseTime)
-            let refreshed = StoredResponse(entry: entry, body: stored.body, identifier: context.cacheIdentifier)
-            cache.store.save(refreshed, for: key, replacing: stored.entry)
-            var revalidated = answer
-            revalidated.response = CacheStage.response(
-                from: refreshed, age: CacheRules.currentAge(of: entry, now: responseTime), url: cacheRequest.url,
-                source: .revalidatedCache)
-            revalidated.response = RangeServing.answer(revalidated.response, to: cacheRequest.headers)
-            return revalidated
-        }
-        if cacheRequest.method == .head, status == 200, let stored, stored.entry.method == .get,
-            !cacheRequest.cacheControl.noStore
-        {
-            // RFC 9111 §4.3.5: a HEAD answer freshens the stored GET when its validators match;
-            // otherwise the stored response is out of date, and is dropped.
-            if CacheRules.headResponseFreshens(stored.entry, headResponseHeaders: response.headers) {
-                let entry = stored.entry.freshened(
-                    with304Headers: response.headers, requestHeaders: cacheRequest.headers, requestTime: requestTime,
-                    responseTime: responseTime)
+            let response = answer.response
+            let responseTime = Date()
+            let outcome = CacheRules.outcome(
+                of: response.statusCode, headers: response.headers, to: request, stored: stored?.entry,
+                requestTime: requestTime, responseTime: responseTime)
+            if case .serveStored(let age) = outcome, let stored {
+                return self.answer(CacheStage.response(from: stored, age: age, url: request.url, source: .staleCache))
+            }
+            cache.invalidate(after: response, to: request.url, method: request.method)
+            let identifier = next.call.context.cacheIdentifier
+            switch outcome {
+            case .serveStored, .passOn:
+                return answer
+            case .passOnNotModified(let freshened):
+                if let freshened, let stored {
+                    save(freshened, body: stored.body, replacing: stored, as: stored.identifier)
+                }
+                return answer
+            case .serveRevalidated(let entry):
+                guard let stored else { return answer }
+                let refreshed = save(entry, body: stored.body, replacing: stored, as: identifier)
+                var revalidated = answer
+                revalidated.response = RangeServing.answer(
+                    CacheStage.response(
+                        from: refreshed, age: CacheRules.currentAge(of: entry, now: responseTime),
+                        url: request.url, source: .revalidatedCache),
+                    to: request.headers)
+                return revalidated
+            case .repeatWithoutValidators:
+                if let stored { cache.store.remove(key, variant: stored.entry.variantKey) }
+                stored = nil
+                validators = [:]
+            case .updateFromHead(let freshened):
+                guard let stored else { return answer }
+                if let freshened {
+                    save(freshened, body: stored.body, replacing: stored, as: stored.identifier)
+                } else {
+                    cache.store.remove(key, variant: stored.entry.variantKey)
+                }
+                return answer
+            case .store(let entry):
+                // It supersedes the variant selected for this request, if any (RFC 9111 §4.3.3:
+                // after a validation, "none of the stored responses nominated" are suitable), also
+                // when its `Vary` makes it another variant.
                 cache.store.save(
-                    StoredResponse(entry: entry, body: stored.body, identifier: stored.identifier), for: key,
-                    replacing: stored.entry)
-            } else {
-                cache.store.remove(key, variant: stored.entry.variantKey)
+                    StoredResponse(entry: entry, body: response.body, identifier: identifier), for: key,
+                    replacing: stored?.entry)
+                return answer
             }
-            return answer
         }
-        if CacheRules.isStorable(
-            method: cacheRequest.method, requestHeaders: cacheRequest.headers, status: status,
-            responseHeaders: response.headers)
-        {
-            let entry = CacheEntry(
-                method: cacheRequest.method, url: cacheRequest.url, requestHeaders: cacheRequest.headers,
-                status: status,
-                responseHeaders: response.headers, requestTime: requestTime, responseTime: responseTime)
-            // It supersedes the variant selected for this request, if any (RFC 9111 §4.3.3: after
-            // a validation, "none of the stored responses nominated" are suitable), also when its
-            // `Vary` makes it another variant.
-            cache.store.save(
-                StoredResponse(entry: entry, body: response.body, identifier: context.cacheIdentifier), for: key,
-                replacing: stored?.entry)
-        }
-        return answer
     }
 
-    /// Freshens the stored response with the caller's own 304 when it identifies it (§4.3.4,
-    /// ``CacheRules/notModifiedFreshens(_:notModifiedHeaders:answersCacheValidation:)`` to the
-    /// letter) and would be selected for the request (a `GET` with the same `Vary` fields); never
-    /// for a request with `no-store`, no part of whose response may be stored (§5.2.1.5).
-    private func freshen(by answer: Answer, requestTime: Date, responseTime: Date) {
-        guard let stored, request.method == .get, CacheRules.selects(stored.entry, for: request),
-            !request.cacheControl.noStore,
-            CacheRules.notModifiedFreshens(
-                stored.entry, notModifiedHeaders: answer.response.headers, answersCacheValidation: false)
-        else { return }
-        let entry = stored.entry.freshened(
-            with304Headers: answer.response.headers, requestHeaders: request.headers, requestTime: requestTime,
-            responseTime: responseTime)
-        cache.store.save(
-            StoredResponse(entry: entry, body: stored.body, identifier: stored.identifier), for: key,
-            replacing: stored.entry)
+    /// Saves `entry` with `body` in place of `stored`, under `identifier`; returns what it saved.
+    @discardableResult
+    private func save(_ entry: CacheEntry, body: Data, replacing stored: StoredResponse, as identifier: String?)
+        -> StoredResponse
+    {
+        let saved = StoredResponse(entry: entry, body: body, identifier: identifier)
+        cache.store.save(saved, for: key, replacing: stored.entry)
+        return saved
     }
 
-    private func fallback(_ failure: CacheFailure) -> TransportResponse? {
+    private func fallback(_ failure: CacheFailure, stored: StoredResponse?) -> TransportResponse? {
         guard let stored,
             case .cached(let age, _) = CacheRules.decideAfterFailure(
                 failure, request: request, entry: stored.entry, now: Date())
