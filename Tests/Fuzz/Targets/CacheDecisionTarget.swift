@@ -29,6 +29,38 @@ enum CacheDecisionTarget {
     /// 2024-01-01T00:00:00Z.
     static let base = Date(timeIntervalSince1970: 1_704_067_200)
 
+    /// The response side (``CacheRules/outcome(of:headers:to:stored:requestTime:responseTime:)``)
+    /// for the same fields as a response to `request`, with `stored` or nothing stored: the stored
+    /// response is served for a 5xx only; a 304 is never stored; what is stored is what the
+    /// storability rule allows.
+    static func checkOutcome(status: Int, headers: HTTPHeaders, request: CacheRequest, stored: CacheEntry, now: Date) {
+        for candidate in [Optional(stored), nil] {
+            let outcome = CacheRules.outcome(
+                of: status, headers: headers, to: request, stored: candidate, requestTime: now, responseTime: now)
+            switch outcome {
+            case .serveStored(let age):
+                fuzzCheck([500, 502, 503, 504].contains(status) && candidate != nil, "served stored for \(status)")
+                fuzzCheck(age.isFinite && age >= 0, "age \(age)")
+            case .store(let entry):
+                fuzzCheck(status != 304, "a 304 stored")
+                fuzzCheck(
+                    CacheRules.isStorable(
+                        method: request.method, requestHeaders: request.headers, status: status,
+                        responseHeaders: headers),
+                    "stored what may not be")
+                fuzzCheck(entry.status == status, "stored another status")
+            case .serveRevalidated, .repeatWithoutValidators:
+                fuzzCheck(status == 304 && candidate != nil, "a revalidation outcome for \(status)")
+            case .passOnNotModified:
+                fuzzCheck(status == 304, "a caller's 304 outcome for \(status)")
+            case .updateFromHead:
+                fuzzCheck(request.method == .head, "a HEAD outcome for \(request.method)")
+            case .passOn:
+                break
+            }
+        }
+    }
+
     static func run(_ bytes: [UInt8]) {
         var input = FuzzInput(bytes)
         let status = Int(input.integer(UInt16.self) % 600)
@@ -92,6 +124,7 @@ enum CacheDecisionTarget {
         }
         _ = CacheRules.notModifiedFreshens(entry, notModifiedHeaders: requestHeaders)
         _ = CacheRules.headResponseFreshens(entry, headResponseHeaders: requestHeaders)
+        checkOutcome(status: status, headers: responseHeaders, request: request, stored: entry, now: now)
 
         for uri in CacheRules.urisToInvalidate(
             requestURL: url, method: .post, status: 201, responseHeaders: responseHeaders)
