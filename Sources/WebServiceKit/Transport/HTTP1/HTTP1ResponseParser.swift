@@ -360,12 +360,7 @@ struct HTTP1ResponseParser {
     /// left out, each trimmed of SP and HTAB only. A coding is compared byte by byte, never after
     /// Unicode trimming or case mapping, which would read `chunked` + NBSP or `chun` + KELVIN SIGN
     /// + `ed` as `chunked` where another parser on the path does not.
-    static func listElements(_ values: [String]) -> [ArraySlice<UInt8>] {
-        values.flatMap { value in
-            Array(value.utf8).split(separator: HTTP1Bytes.comma, omittingEmptySubsequences: false)
-                .map(HTTP1Bytes.trimmingWhitespace).filter { !$0.isEmpty }
-        }
-    }
+    static func listElements(_ values: [String]) -> [ArraySlice<UInt8>] { HTTPHeaders.listElementBytes(values) }
 
     /// The next chunk size line without its CRLF, or `nil` until it is whole.
     private mutating func chunkSizeLine() throws(HTTP1ParseError) -> (bytes: ArraySlice<UInt8>, next: Int)? {
