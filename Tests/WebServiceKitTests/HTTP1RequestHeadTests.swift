@@ -54,3 +54,16 @@ final class ProxyEnvironmentTests: XCTestCase {
         XCTAssertFalse(ProxyEnvironment(proxy: "http://p", noProxy: "*").appliesTo(host: "anything"))
     }
 }
+
+/// The host a connection resolves: an IPv6 literal without its brackets, as `getaddrinfo(3)`
+/// takes it; a URL without a host is a typed error.
+final class SocketHostTests: XCTestCase {
+    func testBracketsComeOffAnIPv6LiteralOnly() throws {
+        XCTAssertEqual(try SocketOperations.host(of: URL(string: "http://[::1]:8080/x")!), "::1")
+        XCTAssertEqual(try SocketOperations.host(of: URL(string: "http://127.0.0.1/")!), "127.0.0.1")
+        XCTAssertEqual(try SocketOperations.host(of: URL(string: "http://Example.com/a")!), "Example.com")
+        XCTAssertThrowsError(try SocketOperations.host(of: URL(string: "file:///tmp/x")!)) { error in
+            XCTAssertEqual((error as? URLError)?.code, .badURL)
+        }
+    }
+}

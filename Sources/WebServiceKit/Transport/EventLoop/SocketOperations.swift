@@ -46,6 +46,19 @@ struct ResolvedAddress: @unchecked Sendable {  // a plain value: the address byt
 /// The non-blocking socket calls of the HTTP/1.1 path, each returning what happened instead of
 /// waiting: the event loop does the waiting.
 enum SocketOperations {
+    /// The host of `url` as `getaddrinfo(3)` takes it: an IPv6 literal without its brackets.
+    /// Throws `URLError(.badURL)` when `url` has no host.
+    ///
+    /// Bytes, not `trimmingCharacters(in:)`: Foundation's bridges through `NSString` and makes a
+    /// `CharacterSet`, some 12,000 instructions a call (callgrind).
+    static func host(of url: URL) throws(URLError) -> String {
+        guard let host = url.host, !host.isEmpty else { throw URLError(.badURL, reason: "no host in \(url)") }
+        guard host.utf8.first == UInt8(ascii: "["), host.utf8.last == UInt8(ascii: "]"), host.utf8.count >= 2 else {
+            return host
+        }
+        return String(host.dropFirst().dropLast())
+    }
+
     /// What a `send` or `recv` did.
     enum Transfer: Equatable {
         /// This many bytes moved (0 from `receive`: the peer ended its side).

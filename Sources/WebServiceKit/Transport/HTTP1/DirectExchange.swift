@@ -73,10 +73,8 @@ struct DirectExchange {
     private var method: String { request.httpMethod ?? (body == nil ? "GET" : "POST") }
 
     private func exchange(reader: inout ResponseReader) throws -> Outcome {
-        guard let host = url.host, !host.isEmpty else { throw URLError(.badURL, reason: "no host in \(url)") }
+        let address = try SocketOperations.host(of: url)
         let port = url.port ?? 80
-        // An IPv6 literal without its brackets, as getaddrinfo takes it.
-        let address = host.trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
         if !connection.isOpen { try connection.open(host: address, port: port) }
         let framing: HTTP1RequestHead.Framing =
             body == nil

@@ -72,9 +72,7 @@
             _ head: HTTP1RequestHead, body: Data? = nil, method: String, url: URL, on connection: LoopConnection,
             deadline: UInt64?, context: TransportContext, resolver: HostResolver = .shared
         ) async throws -> DirectExchange.Outcome {
-            guard let name = url.host, !name.isEmpty else { throw URLError(.badURL, reason: "no host in \(url)") }
-            // An IPv6 literal without its brackets, as getaddrinfo takes it.
-            let host = name.trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
+            let host = try SocketOperations.host(of: url)
             let exchange = LoopExchange(
                 connection: connection, head: head, body: body, method: method, url: url, host: host,
                 port: url.port ?? 80, deadline: deadline, context: context, resolver: resolver)

@@ -127,9 +127,7 @@
             context: TransportContext, on loop: EventLoop, deadline: UInt64?, resolver: HostResolver = .shared,
             readers: BodyStreamReader = .shared
         ) async throws -> TransportResponse {
-            guard let name = url.host, !name.isEmpty else { throw URLError(.badURL, reason: "no host in \(url)") }
-            // An IPv6 literal without its brackets, as getaddrinfo takes it.
-            let host = name.trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
+            let host = try SocketOperations.host(of: url)
             let exchange = LoopUploadExchange(
                 request: request, url: url, host: host, body: body, length: length,
                 context: context, loop: loop, deadline: deadline, resolver: resolver, readers: readers)
