@@ -37,7 +37,7 @@ public final class RoutingTransport: WebServiceTransport {
     /// call would cost more than the rest of a kept-alive GET's bookkeeping.
     private let proxyEnvironment: ProxyEnvironment
     /// The fields and cookies of the session configuration, one bridge for both peers (the
-    /// session peer's; the HTTP/1.1 peer's when the session is not a bridged transport).
+    /// session peer's; the HTTP/1.1 peer's when the session names none).
     public let bridge: RequestBridge?
 
     /// Creates a transport whose peers are made from `configuration`: a ``URLSessionTransport``
