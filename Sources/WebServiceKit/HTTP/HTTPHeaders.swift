@@ -73,18 +73,9 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
     /// The elements of the comma-separated lists in `values` (RFC 9110 §5.6.1), as bytes, without
     /// the optional whitespace around them (`OWS`: spaces and tabs, §5.6.3), empty ones left out.
     static func listElementBytes(_ values: [String]) -> [ArraySlice<UInt8>] {
-        func isOWS(_ byte: UInt8) -> Bool { byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
-        var elements: [ArraySlice<UInt8>] = []
-        for value in values {
-            for element in Array(value.utf8).split(separator: UInt8(ascii: ",")) {
-                var first = element.startIndex
-                var last = element.endIndex
-                while first < last, isOWS(element[first]) { first += 1 }
-                while last > first, isOWS(element[last - 1]) { last -= 1 }
-                if first < last { elements.append(element[first..<last]) }
-            }
+        values.flatMap { value in
+            Array(value.utf8).split(separator: UInt8(ascii: ",")).map(HTTPText.trimmingOWS).filter { !$0.isEmpty }
         }
-        return elements
     }
 
     /// Whether a field named `name` is present.

@@ -33,15 +33,6 @@ enum HTTP1Bytes {
         }
     }
 
-    /// `bytes` without leading and trailing SP and HTAB (only those: not Unicode spaces).
-    static func trimmingWhitespace<C: BidirectionalCollection>(_ bytes: C) -> C.SubSequence where C.Element == UInt8 {
-        var start = bytes.startIndex
-        var end = bytes.endIndex
-        while start < end, isWhitespace(bytes[start]) { start = bytes.index(after: start) }
-        while end > start, isWhitespace(bytes[bytes.index(before: end)]) { end = bytes.index(before: end) }
-        return bytes[start..<end]
-    }
-
     /// 1*DIGIT as an `Int`; `nil` for anything else, an empty text, or a value past `Int.max`.
     static func decimal<C: Collection>(_ digits: C) -> Int? where C.Element == UInt8 {
         guard !digits.isEmpty else { return nil }

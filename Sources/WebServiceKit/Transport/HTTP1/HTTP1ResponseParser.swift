@@ -284,7 +284,7 @@ struct HTTP1ResponseParser {
         var text: Substring.UTF8View?
         for value in headers.values(for: "Content-Length") {
             for element in value.utf8.split(separator: HTTP1Bytes.comma, omittingEmptySubsequences: false) {
-                let digits = HTTP1Bytes.trimmingWhitespace(element)
+                let digits = HTTPText.trimmingOWS(element)
                 guard let parsed = HTTP1Bytes.decimal(digits) else {
                     throw HTTP1ParseError(
                         .contentLength,
@@ -497,7 +497,7 @@ struct HTTP1ResponseParser {
                     throw HTTP1ParseError(.fieldLine, "a folded line (obs-fold) before any field (RFC 9112 §5.2)")
                 }
                 values.append(
-                    HTTP1Bytes.trimmingWhitespace(last) + [HTTP1Bytes.space] + HTTP1Bytes.trimmingWhitespace(line))
+                    HTTPText.trimmingOWS(last) + [HTTP1Bytes.space] + HTTPText.trimmingOWS(line))
                 continue
             }
             guard let colon = line.firstIndex(of: UInt8(ascii: ":")) else {
@@ -518,7 +518,7 @@ struct HTTP1ResponseParser {
         return zip(names, values).map { name, value in
             HTTPHeaders.Field(
                 name: String(decoding: name, as: UTF8.self),
-                value: String(decoding: HTTP1Bytes.trimmingWhitespace(value), as: UTF8.self))
+                value: String(decoding: HTTPText.trimmingOWS(value), as: UTF8.self))
         }
     }
 
