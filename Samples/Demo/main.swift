@@ -168,6 +168,8 @@ if let text = ProcessInfo.processInfo.environment["WEBSERVICEKIT_FAULT_URL"], le
     await demonstrateHostileServer(root: faultRoot)
     section("retries: 503 twice then 200 with backoff; a Retry-After of an hour refused")
     await demonstrateRetries(root: faultRoot)
+    section("one connection, every kind of request: GET, JSON, a stream, 3 MiB, a download; a dropped POST")
+    await demonstrateConnections(root: faultRoot)
     section("metrics: route, connection reuse, times and bytes per request; the client's monitor")
     await demonstrateMetrics(root: faultRoot)
     section("many calls, few threads: 1,000 concurrent GETs on one client")

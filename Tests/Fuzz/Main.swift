@@ -29,6 +29,7 @@ let fuzzTargets: [(name: String, run: @Sendable ([UInt8]) -> Void)] = [
     ("certificate", CertificateTarget.run),
     ("sse", ServerSentEventTarget.run),
     ("stream-formats", ResponseStreamFormatTarget.run),
+    ("http1-machine", HTTP1ConnectionMachineTarget.run),
 ]
 
 /// The target `WEBSERVICEKIT_FUZZ_TARGET` names; `nil` when it names none.

@@ -244,25 +244,26 @@ import XCTest
                         return
                     }
                     outcome.withLock { $0.append("connected") }
-                    socket.write(Array("ping".utf8)) { transfer in
-                        outcome.withLock { $0.append("wrote \(transfer)") }
-                        var received: [UInt8] = []
-                        socket.read(into: unsafeBuffer.value) { transfer in
-                            guard case .moved(let count) = transfer else {
-                                outcome.withLock { $0.append("read \(transfer)") }
-                                socket.close()
-                                done.signal()
-                                return false
-                            }
-                            if count == 0 {
-                                outcome.withLock { $0.append("received \(String(decoding: received, as: UTF8.self))") }
-                                socket.close()
-                                done.signal()
-                                return false
-                            }
-                            received += UnsafeRawBufferPointer(rebasing: unsafeBuffer.value[..<count])
-                            return true
+                    let ping = Array("ping".utf8)
+                    let wrote = ping.withUnsafeBytes { SocketOperations.send(socket.fd, $0) }
+                    outcome.withLock { $0.append("wrote \(wrote)") }
+                    var received: [UInt8] = []
+                    socket.watch(.read) { _ in
+                        let transfer = SocketOperations.receive(socket.fd, into: unsafeBuffer.value)
+                        guard case .moved(let count) = transfer else {
+                            if transfer == .wouldBlock { return }
+                            outcome.withLock { $0.append("read \(transfer)") }
+                            socket.close()
+                            done.signal()
+                            return
                         }
+                        if count == 0 {
+                            outcome.withLock { $0.append("received \(String(decoding: received, as: UTF8.self))") }
+                            socket.close()
+                            done.signal()
+                            return
+                        }
+                        received += UnsafeRawBufferPointer(rebasing: unsafeBuffer.value[..<count])
                     }
                 }
             }
@@ -294,19 +295,19 @@ import XCTest
             loop.execute {
                 let socket = LoopSocket(loop: loop)
                 socket.connect(to: addresses[...], name: "first") { _ in
-                    socket.read(into: unsafeBuffer.value) { transfer in
+                    socket.watch(.read) { _ in
+                        let transfer = SocketOperations.receive(socket.fd, into: unsafeBuffer.value)
                         outcome.withLock { $0.append("first read \(transfer)") }
                         socket.close()
                         socket.connect(to: addresses[...], name: "second") { result in
                             outcome.withLock { $0.append("second connect \((try? result.get()) != nil)") }
-                            socket.read(into: unsafeBuffer.value) { transfer in
+                            socket.watch(.read) { _ in
+                                let transfer = SocketOperations.receive(socket.fd, into: unsafeBuffer.value)
                                 outcome.withLock { $0.append("second read \(transfer)") }
                                 socket.close()
                                 done.signal()
-                                return false
                             }
                         }
-                        return false
                     }
                 }
             }

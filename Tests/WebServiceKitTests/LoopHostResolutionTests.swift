@@ -49,13 +49,11 @@ import XCTest
                 call: CallDescriptor(CallFields(relativePath: "x"), supportsSerializationRoot: false),
                 uploadLength: nil, progress: nil,
                 responseBody: ResponseBodySink(maximumSize: nil, download: nil, progress: nil))
-            let head = HTTP1RequestHead(
-                method: "GET", url: url, fields: [:], framing: .none, expectsContinue: false,
-                keepsAlive: true)
             let connection = LoopConnection(loop: loop)
             defer { connection.close() }
-            let outcome = try await LoopExchange.run(
-                head, method: "GET", url: url, on: connection, deadline: nil, context: context, resolver: resolver)
+            let outcome = try await HTTP1Exchange.run(
+                URLRequest(url: url), url: url, on: connection, deadline: nil, context: context,
+                resolver: resolver)
             return outcome.response
         }
 

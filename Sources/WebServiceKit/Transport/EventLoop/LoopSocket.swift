@@ -20,9 +20,6 @@
         private var registration: EventLoop.Registration?
         /// What the next readiness event is for; `nil` between operations.
         private var onEvent: ((IOEvents) -> Void)?
-        /// Counts the operations begun and the closes, so a read's handler can tell whether its
-        /// consumer began another operation.
-        private var operation: UInt64 = 0
         /// Whether the socket is connected and not closed, readable from any thread.
         private let open = Locked(false)
         /// What the registration waits for now, so that a change costs a system call only when
@@ -87,59 +84,13 @@
             completion(.failure(SocketOperations.connectionFailure(lastError, name: name)))
         }
 
-        /// Writes all of `bytes` (copied now), waiting for the socket to take them, then calls
-        /// `completion`: `.success` once all are sent, `.peerClosed` when the peer closed or reset.
-        func write(_ bytes: [UInt8], completion: @escaping (SocketOperations.Transfer) -> Void) {
-            precondition(loop.inLoop && fd >= 0, "write on a closed socket or off its loop")
-            var offset = 0
-            func attempt() {
-                while offset < bytes.count {
-                    let transfer = bytes.withUnsafeBytes {
-                        SocketOperations.send(fd, UnsafeRawBufferPointer(rebasing: $0[offset...]))
-                    }
-                    switch transfer {
-                    case .moved(let count): offset += count
-                    case .wouldBlock:
-                        onEvent = { _ in attempt() }
-                        setInterest(.write)
-                        return
-                    case .peerClosed, .failed:
-                        onEvent = nil
-                        return completion(transfer)
-                    }
-                }
-                onEvent = nil
-                setInterest(.read)
-                completion(.moved(bytes.count))
-            }
-            attempt()
-        }
-
-        /// Calls `consume` with what arrives, on every readable event, until it returns `false`;
-        /// an empty buffer means the peer ended its side.
-        func read(into buffer: UnsafeMutableRawBufferPointer, _ consume: @escaping (SocketOperations.Transfer) -> Bool)
-        {
-            precondition(loop.inLoop && fd >= 0, "read on a closed socket or off its loop")
-            operation &+= 1
-            let reading = operation
-            setInterest(.read)
-            onEvent = { [unowned self] _ in
-                let transfer = SocketOperations.receive(fd, into: buffer)
-                if transfer == .wouldBlock { return }
-                // `consume` may have closed the socket and started another operation (a connect):
-                // that one's handler stays.
-                if !consume(transfer), operation == reading { onEvent = nil }
-            }
-        }
-
         /// Hands every readiness event of the socket to `handler`, waiting for `interest`, until
-        /// another operation begins or the socket closes: for an exchange that reads and writes
-        /// at once (an upload that listens for an early answer) and calls
+        /// ``stopWatching()``, another operation or the close: for an exchange, which reads and
+        /// writes at once (listening for an early answer as the request goes out) and calls
         /// ``SocketOperations/send(_:_:)`` and ``SocketOperations/receive(_:into:)`` on ``fd``
         /// itself. Change what it waits for with ``watch(_:)``.
         func watch(_ interest: IOInterest, _ handler: @escaping (IOEvents) -> Void) {
             precondition(loop.inLoop && fd >= 0, "watch on a closed socket or off its loop")
-            operation &+= 1
             onEvent = handler
             setInterest(interest)
         }
@@ -150,25 +101,17 @@
             setInterest(interest)
         }
 
-        /// Stops reading, with the input left in the socket (the peer is held back by TCP), until
-        /// the next ``read(into:_:)``: a streamed body whose consumer is behind. A hang-up or an
-        /// error meanwhile calls `interrupted` once (read then, to learn how the input ended).
-        func holdReading(_ interrupted: @escaping () -> Void) {
-            precondition(loop.inLoop && fd >= 0, "holdReading on a closed socket or off its loop")
-            operation &+= 1
-            let holding = operation
-            onEvent = { [unowned self] events in
-                guard events.contains(.hangUp) || events.contains(.error) else { return }
-                if operation == holding { onEvent = nil }
-                interrupted()
-            }
-            setInterest([])
+        /// Ends the current ``watch(_:_:)``: the socket waits for input only, and closes when the
+        /// peer speaks unasked or hangs up (an idle kept-alive connection).
+        func stopWatching() {
+            precondition(loop.inLoop, "stopWatching off the socket's loop")
+            onEvent = nil
+            setInterest(.read)
         }
 
         /// Deregisters and closes the socket; no callback of it runs afterwards.
         func close() {
             precondition(loop.inLoop, "close off the socket's loop")
-            operation &+= 1
             onEvent = nil
             open.withLock { $0 = false }
             if let registration { loop.deregister(registration) }

@@ -86,6 +86,10 @@
                     return .success(nil)
                 }
                 sent += Int64(bytes.count)
+                // The piece that completes the announced length is checked to be the last before
+                // it goes: once it is written the request is whole on the wire, and the exchange
+                // asks for nothing more.
+                if let length, sent == length { try checkEnd() }
                 return .success(bytes)
             } catch {
                 return .failure(error)

@@ -6,9 +6,10 @@ import Foundation
 #endif
 
 /// Sends requests to plain `http` URLs over HTTP/1.1 connections of its own, without `URLSession`:
-/// requests of any method with no body or a body in memory of up to ``keptAliveBodyLimit`` bytes
-/// on kept-alive connections, every other request (a streamed body, a larger body, one that asks
-/// for `Expect: 100-continue`, a download to a file) on a connection of its own.
+/// on Linux every request, whatever its method and body (none, in memory, streamed; a response in
+/// memory, streamed or downloaded to a file), on a kept-alive connection of the origin's pool.
+/// Elsewhere a request with no body or a body in memory of up to ``keptAliveBodyLimit`` bytes
+/// goes on a kept-alive connection, every other one on a connection of its own.
 ///
 /// ``RoutingTransport``, the client's default, sends every plain-`http` request here on Linux
 /// unless a proxy applies, and `https` through ``URLSessionTransport``. Use this transport on its
@@ -95,28 +96,20 @@ public final class HTTP1Transport: WebServiceTransport {
         return ConnectionLimits(perOrigin: limits.perOrigin, total: limits.total)
     }
 
-    /// How this transport carries a request.
-    enum Route {
-        /// No body or a small body in memory, any method, on a kept-alive connection.
-        case keptAlive
-        /// A streamed body, a body in memory over ``HTTP1Transport/keptAliveBodyLimit``, an `Expect`
-        /// of the request's own or a download to a file, on a connection of its own (on an event
-        /// loop on Linux, on a thread of its own elsewhere).
-        case ownConnection
-    }
-
     /// Sends `request`, which must have an `http` URL; throws `URLError(.unsupportedURL)` for any
     /// other scheme.
     public func send(_ request: URLRequest, context: TransportContext) async throws -> TransportResponse {
         // Never an `https` request in the clear.
         guard request.url?.scheme?.lowercased() == "http" else { throw URLError(.unsupportedURL) }
-        let route: Route = context.download == nil && Self.keepsAlive(request) ? .keptAlive : .ownConnection
-        return try await send(request, context: context, route: route)
+        guard let url = request.url else { throw URLError(.badURL) }
+        let deadline = request.timeoutInterval > 0 ? DispatchTime.now() + request.timeoutInterval : nil
+        return try await send(request, url: url, deadline: deadline, context: context)
     }
 
-    /// The largest body in memory that goes on a kept-alive connection, in one write with its
-    /// head: 64 KiB. A larger one goes on a connection of its own, which reads an early answer (a
-    /// 413 as the body goes out) while it writes, and asks `Expect: 100-continue` from 1 MiB.
+    /// The largest body in memory that goes in one write with its head: 64 KiB. A larger one goes
+    /// after the head in pieces of 512 KiB (on Linux on the same kept-alive connection, elsewhere
+    /// on a connection of its own), listening for an early answer (a 413 as the body goes out),
+    /// and asks `Expect: 100-continue` from 1 MiB.
     public static let keptAliveBodyLimit = 64 * 1024
 
     /// Whether `request` goes over a kept-alive connection: no body stream, no body in memory
@@ -158,38 +151,43 @@ public final class HTTP1Transport: WebServiceTransport {
         }
     }
 
-    /// Sends `request` the way `route` says.
-    func send(_ request: URLRequest, context: TransportContext, route: Route) async throws -> TransportResponse {
-        guard let url = request.url else { throw URLError(.badURL) }
-        if route == .keptAlive { return try await sendKeptAlive(request, url: url, context: context) }
-        let length = request.httpBodyStream != nil ? context.uploadLength : request.httpBody.map { Int64($0.count) }
-        let deadline = request.timeoutInterval > 0 ? DispatchTime.now() + request.timeoutInterval : nil
-        // The connection is the call's own, and counts against the pool's caps while it is open.
-        let origin = Self.origin(of: url)
-        try await pool.place(to: origin, deadline: deadline)
-        defer { pool.releasePlace(to: origin) }
-        return try await sendOnOwnConnection(request, url: url, length: length, deadline: deadline, context: context)
-    }
-
     #if os(Linux) && canImport(CWebServiceKitSystem)
-        /// On Linux the exchange runs on an event loop of the process's group
-        /// (``LoopUploadExchange``): a body in memory is written from the loop, a streamed one
-        /// read off it a chunk at a time; no thread waits for the server.
-        private func sendOnOwnConnection(
-            _ request: URLRequest, url: URL, length: Int64?, deadline: DispatchTime?, context: TransportContext
+        /// On Linux every request, whatever its method and body, goes on a pooled connection of
+        /// the origin, driven by the connection's event loop (``HTTP1Exchange``, which runs
+        /// ``HTTP1ConnectionMachine``): an idle one, or a new one once the pool's caps allow (the
+        /// call waits in order until then). No thread waits for the server.
+        private func send(
+            _ request: URLRequest, url: URL, deadline: DispatchTime?, context: TransportContext
         ) async throws -> TransportResponse {
-            let body: LoopUploadExchange.Body? =
-                request.httpBodyStream.map(LoopUploadExchange.Body.stream)
-                ?? request.httpBody.map(LoopUploadExchange.Body.data)
-            return try await LoopUploadExchange.run(
-                request, url: url, body: body, length: length, context: context, on: try EventLoopGroup.shared().next(),
-                deadline: deadline?.uptimeNanoseconds)
+            let origin = Self.origin(of: url)
+            let connection = try await pool.connection(to: origin, deadline: deadline)
+            let outcome: HTTP1Exchange.Outcome
+            do {
+                outcome = try await HTTP1Exchange.run(
+                    request, url: url, on: connection.socket, deadline: deadline?.uptimeNanoseconds, context: context)
+            } catch {
+                pool.release(connection, to: origin, reusable: false)
+                throw error
+            }
+            pool.release(connection, to: origin, reusable: outcome.leavesConnectionReusable)
+            return outcome.response
         }
     #else
-        private func sendOnOwnConnection(
-            _ request: URLRequest, url: URL, length: Int64?, deadline: DispatchTime?, context: TransportContext
+        /// Where there is no event loop: a request without a stream on a kept-alive connection,
+        /// any other on a connection of its own, each on a thread while it runs.
+        private func send(
+            _ request: URLRequest, url: URL, deadline: DispatchTime?, context: TransportContext
         ) async throws -> TransportResponse {
-            try await sendOnOwnThread(request, url: url, length: length, deadline: deadline, context: context)
+            let length =
+                request.httpBodyStream != nil ? context.uploadLength : request.httpBody.map { Int64($0.count) }
+            if context.download == nil && Self.keepsAlive(request) {
+                return try await sendKeptAlive(request, url: url, context: context)
+            }
+            // The connection is the call's own, and counts against the pool's caps while it is open.
+            let origin = Self.origin(of: url)
+            try await pool.place(to: origin, deadline: deadline)
+            defer { pool.releasePlace(to: origin) }
+            return try await sendOnOwnThread(request, url: url, length: length, deadline: deadline, context: context)
         }
     #endif
 
@@ -217,38 +215,11 @@ public final class HTTP1Transport: WebServiceTransport {
     /// The key of `url`'s origin in the pool: host and port (the scheme is always `http` here).
     private static func origin(of url: URL) -> String { "\(url.host?.lowercased() ?? ""):\(url.port ?? 80)" }
 
-    /// A request without a stream over a kept-alive connection to the URL's origin: an idle one
-    /// from the pool, or a new one, once the pool's caps allow (the call waits in order until
-    /// then). A pooled connection the server closed meanwhile is dropped before the request is
-    /// written, and a new one takes its place; one the server closes as the request goes out
-    /// sends it again on a new one only when ``maySendAgain(_:context:)`` (RFC 9112 §9.3.1).
-    #if os(Linux) && canImport(CWebServiceKitSystem)
-        /// On Linux the exchange runs on the connection's event loop (``LoopExchange``), which
-        /// also sends the request again on a new connection when a reused one was dropped; no
-        /// thread waits for the response.
-        private func sendKeptAlive(_ request: URLRequest, url: URL, context: TransportContext) async throws
-            -> TransportResponse
-        {
-            let origin = Self.origin(of: url)
-            let deadline = request.timeoutInterval > 0 ? DispatchTime.now() + request.timeoutInterval : nil
-            let connection = try await pool.connection(to: origin, deadline: deadline)
-            let method = request.httpMethod ?? "GET"
-            let head = HTTP1RequestHead(
-                method: method, url: url, fields: request.allHTTPHeaderFields ?? [:],
-                framing: Self.framing(of: request.httpBody, method: method), expectsContinue: false, keepsAlive: true)
-            let outcome: DirectExchange.Outcome
-            do {
-                outcome = try await LoopExchange.run(
-                    head, body: request.httpBody, method: method, url: url, on: connection.socket,
-                    deadline: deadline?.uptimeNanoseconds, context: context)
-            } catch {
-                pool.release(connection, to: origin, reusable: false)
-                throw error
-            }
-            pool.release(connection, to: origin, reusable: outcome.leavesConnectionReusable)
-            return outcome.response
-        }
-    #else
+    #if !(os(Linux) && canImport(CWebServiceKitSystem))
+        /// A request without a stream over a kept-alive connection to the URL's origin: an idle
+        /// one from the pool, or a new one, once the pool's caps allow (the call waits in order
+        /// until then). One the server closes as the request goes out sends it again on a new
+        /// one only when ``maySendAgain(_:context:)`` (RFC 9112 §9.3.1).
         private func sendKeptAlive(_ request: URLRequest, url: URL, context: TransportContext) async throws
             -> TransportResponse
         {

@@ -135,3 +135,12 @@ struct ResponseIntake {
         return try context.responseBody.finish(response)
     }
 }
+
+extension ResponseIntake {
+    /// What the parser knows, for ``HTTP1ConnectionMachine``.
+    var progress: HTTP1ConnectionMachine.Response {
+        HTTP1ConnectionMachine.Response(
+            finalStatus: parser.head?.statusCode, isComplete: parser.isComplete,
+            leavesConnectionReusable: parser.leavesConnectionReusable)
+    }
+}

@@ -1,0 +1,388 @@
+#if os(Linux) && canImport(CWebServiceKitSystem)
+    import Dispatch
+    import Foundation
+
+    #if canImport(FoundationNetworking)
+        import FoundationNetworking
+    #endif
+
+    /// One request on a pooled connection, driven by the connection's event loop from start to
+    /// end: the loop's driver of ``HTTP1ConnectionMachine``, which makes every decision. The
+    /// driver does what the machine answers and tells it what happened: it connects (a numeric
+    /// host on the loop, a name on ``HostResolver``), writes the head and the body
+    /// (``OutgoingBytes``, ``RequestBodySource``), reads the response into a ``ResponseIntake``
+    /// (off the loop, on a file writer's queue, when the call downloads to a file), and resumes
+    /// the caller straight from the loop.
+    ///
+    /// The deadline is a timer of the loop; cancelling the task goes to the loop. Either ends the
+    /// call at once, exactly once, whichever comes first; a call ends only once its intake is out
+    /// of the file writer's hands. The outcome says whether the connection can carry the next
+    /// request; when it cannot, its socket is closed already.
+    final class HTTP1Exchange: @unchecked Sendable {  // after `run` hands it over, only the loop's thread touches it
+        /// What an exchange gives back.
+        struct Outcome: Sendable {
+            var response: TransportResponse
+            /// Whether the connection can carry the next request.
+            var leavesConnectionReusable: Bool
+        }
+
+        private(set) var machine: HTTP1ConnectionMachine
+        private let socket: LoopSocket
+        private let request: URLRequest
+        private let method: String
+        private let url: URL
+        private let host: String
+        private let port: Int
+        private let context: TransportContext
+        private let resolver: HostResolver
+        private var body: RequestBodySource
+        private var output = OutgoingBytes()
+        /// Touched off the loop only by a download's file writer (``FileIntake``), while it has it.
+        var intake: ResponseIntake
+        /// Where a download's bytes are parsed and written to its file (`nil` when the response
+        /// does not go to a file).
+        private var files: FileIntake?
+        private var continuation: CheckedContinuation<Outcome, any Error>?
+        private var deadlineTimer: TimerQueue<() -> Void>.ID?
+        private var continueTimer: TimerQueue<() -> Void>.ID?
+        private var cancelled = false
+        /// The error an ``HTTP1ConnectionMachine/Event/failed`` event reported.
+        private var error: (any Error)?
+        /// The body's piece the source gave, until it is written.
+        private var piece: [UInt8] = []
+        /// Counts the times the request went out, so that a piece asked for an earlier one is
+        /// dropped.
+        private var attempt = 0
+        /// For the call's metrics: times and bytes of the request.
+        private var figures = DirectRequestFigures()
+
+        var loop: EventLoop { socket.loop }
+
+        private init(
+            request: URLRequest, method: String, url: URL, host: String, body: RequestBodySource,
+            machine: HTTP1ConnectionMachine, socket: LoopSocket, context: TransportContext, resolver: HostResolver
+        ) {
+            self.request = request
+            self.method = method
+            self.url = url
+            self.host = host
+            port = url.port ?? 80
+            self.body = body
+            self.machine = machine
+            self.socket = socket
+            self.context = context
+            self.resolver = resolver
+            intake = ResponseIntake(method: method, url: url, context: context)
+            files = context.download != nil ? FileIntake(queue: BodyStreamReader.files.nextQueue()) : nil
+        }
+
+        /// Sends `request` on `connection` (opened when it is not open yet) and reads its response
+        /// into `context`'s sink; `deadline` in nanoseconds of ``EventLoop/now()``. A streamed
+        /// body's length is the context's (`nil`: unknown, sent chunked).
+        static func run(
+            _ request: URLRequest, url: URL, on connection: LoopConnection, deadline: UInt64?,
+            context: TransportContext, resolver: HostResolver = .shared, readers: BodyStreamReader = .shared
+        ) async throws -> Outcome {
+            let host = try SocketOperations.host(of: url)
+            let method = request.httpMethod ?? "GET"
+            let body = RequestBodySource(request, streamLength: context.uploadLength, readers: readers)
+            let expectation = request.value(forHTTPHeaderField: "Expect").map { $0.lowercased() == "100-continue" }
+            let machine = HTTP1ConnectionMachine(
+                request: .init(
+                    body: body.kind(expectation: expectation),
+                    expectsContinue: body.expectsContinue(expectation: expectation),
+                    keepsAlive: true, maySendAgain: HTTP1Transport.maySendAgain(method, context: context),
+                    bodyRereadable: body.isRereadable, deadline: deadline))
+            let exchange = HTTP1Exchange(
+                request: request, method: method, url: url, host: host, body: body, machine: machine,
+                socket: connection.socket, context: context, resolver: resolver)
+            let loop = connection.loop
+            return try await withTaskCancellationHandler {
+                try await withCheckedThrowingContinuation { continuation in
+                    let started = loop.execute { exchange.start(continuation) }
+                    if !started {
+                        continuation.resume(
+                            throwing: URLError(.cannotConnectToHost, reason: "the event loop has stopped"))
+                    }
+                }
+            } onCancel: {
+                loop.execute { exchange.cancel() }
+            }
+        }
+
+        // MARK: - On the loop: events in
+
+        private func start(_ continuation: CheckedContinuation<Outcome, any Error>) {
+            self.continuation = continuation
+            figures.startedAt = MetricsClock.now()
+            // Cancelled before it started: the cancellation's work ran first, and found nothing.
+            if cancelled { return handle(.cancelled) }
+            if let deadline = machine.request.deadline {
+                deadlineTimer = loop.schedule(at: deadline) { [self] in
+                    deadlineTimer = nil
+                    handle(.deadlinePassed)
+                }
+            }
+            let connection: HTTP1ConnectionMachine.Connection =
+                socket.isOpen ? .reused(quiet: socket.isQuiet) : .new
+            handle(.start(connection, now: EventLoop.now()))
+        }
+
+        private func cancel() {
+            cancelled = true
+            // Before start: start sees the flag.
+            guard continuation != nil else { return }
+            handle(.cancelled)
+        }
+
+        /// Tells the machine `event`, does what it answers, and sets what the socket waits for.
+        func handle(_ event: HTTP1ConnectionMachine.Event) {
+            perform(machine.handle(event))
+            watch()
+        }
+
+        /// Sets what the socket waits for: input while the machine reads and no file writer has
+        /// the intake, the chance to write while bytes wait.
+        private func watch() {
+            guard socket.isOpen, !machine.isDone, machine.state != .connecting else { return }
+            var interest: IOInterest = machine.isReading && !(files?.isBusy ?? false) ? .read : []
+            if !output.isEmpty { interest.formUnion(.write) }
+            socket.watch(interest)
+        }
+
+        /// Fails the call with `error` through the machine.
+        func handle(_ error: any Error) {
+            self.error = error
+            handle(.failed)
+        }
+
+        private func onSocket(_ events: IOEvents) {
+            if !events.isDisjoint(with: [.readable, .hangUp, .error]) { receive() }
+            guard !machine.isDone, !output.isEmpty, !events.isDisjoint(with: [.writable, .error]) else { return }
+            flush()
+        }
+
+        private func receive() {
+            let buffer = loop.readBuffer
+            let transfer = SocketOperations.receive(socket.fd, into: buffer)
+            if case .moved(let count) = transfer, count > 0 {
+                figures.received(count)
+                if let files { return pass(UnsafeRawBufferPointer(rebasing: buffer[..<count]), to: files) }
+                do {
+                    try intake.take(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
+                } catch {
+                    return handle(error)
+                }
+                handle(.received(intake.progress))
+                if !machine.isDone, context.responseBody.isBackedUp { holdForConsumer() }
+                return
+            }
+            guard transfer != .wouldBlock else { return }
+            if let files, files.isBusy { return files.end = transfer }
+            handle(Self.event(endingInput: transfer))
+        }
+
+        /// The event of a read that brought no bytes.
+        static func event(endingInput transfer: SocketOperations.Transfer) -> HTTP1ConnectionMachine.Event {
+            switch transfer {
+            case .failed(let reason): .broke(reason)
+            case .peerClosed: .broke("the server reset the connection")
+            default: .inputEnded
+            }
+        }
+
+        /// Stops reading until the streamed body's consumer has room again; a hang-up meanwhile is
+        /// still read.
+        private func holdForConsumer() {
+            handle(.consumerBehind)
+            let loop = loop
+            context.responseBody.whenDrained { [self] in
+                _ = loop.execute { [self] in handle(.consumerCaughtUp) }
+            }
+        }
+
+        // MARK: - Actions out
+
+        private func perform(_ action: HTTP1ConnectionMachine.Action) {
+            switch action {
+            case .none:
+                break
+            case .connect(let closingFirst):
+                if closingFirst { socket.close() }
+                connect()
+            case .writeHead:
+                writeHead()
+            case .startContinueWait:
+                continueTimer = loop.schedule(
+                    at: EventLoop.now() + RequestBodySource.continueWait * 1_000_000
+                ) { [self] in
+                    continueTimer = nil
+                    handle(.continueWaitOver)
+                }
+            case .askBodyPiece:
+                endContinueWait()
+                // A body of known length is whole on the wire once its last byte went (the source
+                // checked it was the last): said at once, before an answer can be read.
+                if machine.request.body == .pieces(chunked: false), output.bodyBytesSent >= body.length ?? .max {
+                    return handle(.bodyEnded)
+                }
+                // Taken on a later turn of the loop, even from memory: a long body written to a
+                // fast reader never nests one piece's write in another's.
+                let (loop, attempt) = (loop, attempt)
+                body.next { [self] piece in
+                    _ = loop.execute { [self] in take(piece, attempt: attempt) }
+                }
+            case .writeBodyPiece:
+                let count = piece.count
+                if machine.request.body == .pieces(chunked: true) {
+                    output.append(Array((String(count, radix: 16) + "\r\n").utf8))
+                    output.append(piece, bodyBytes: count)
+                    output.append(Array("\r\n".utf8))
+                } else {
+                    output.append(piece, bodyBytes: count)
+                }
+                piece = []
+                flush()
+            case .writeBodyEnd:
+                output.append(RequestBodySource.lastChunk)
+                flush()
+            case .stopSending:
+                endContinueWait()
+                output.removeAll()
+                body.close()
+            case .finish(let reusable):
+                complete(reusable: reusable)
+            case .sendAgain:
+                endContinueWait()
+                socket.close()
+                attempt += 1
+                output.removeAll(restarting: true)
+                body.rewind()
+                intake = ResponseIntake(method: method, url: url, context: context)
+                files?.backlog.removeAll()
+                files?.end = nil
+                connect()
+            case .fail(let failure):
+                end(.failure(failure.error(method: method, reported: error)))
+            }
+        }
+
+        private func connect() {
+            figures.connectStarts()
+            resolver.addresses(of: host, port: port, on: loop) { [self] result in
+                guard !machine.isDone else { return }
+                switch result {
+                case .success(let addresses):
+                    socket.connect(to: addresses[...], name: "\(host):\(port)") { [self] result in
+                        guard !machine.isDone else { return }
+                        switch result {
+                        case .success:
+                            figures.connectedAt = MetricsClock.now()
+                            handle(.connected(now: EventLoop.now()))
+                        case .failure(let error): handle(error)
+                        }
+                    }
+                case .failure(let error): handle(error)
+                }
+            }
+        }
+
+        private func writeHead() {
+            let framing: HTTP1RequestHead.Framing =
+                switch machine.request.body {
+                case .none: HTTP1Transport.framing(of: nil, method: method)
+                case .withHead: .length(body.length ?? 0)
+                case .pieces(let chunked): chunked ? .chunked : .length(body.length ?? 0)
+                }
+            let head = HTTP1RequestHead(
+                method: method, url: url, fields: request.allHTTPHeaderFields ?? [:], framing: framing,
+                expectsContinue: machine.request.expectsContinue, keepsAlive: machine.request.keepsAlive)
+            output.append(head.bytes)
+            if machine.request.body == .withHead {
+                let whole = body.whole
+                output.append(whole, bodyBytes: whole.count)
+            }
+            // Input is read from the first byte out (an early answer); writable only when a write
+            // would block.
+            socket.watch(.read) { [unowned self] events in onSocket(events) }
+            flush()
+        }
+
+        /// Writes what is pending until the socket takes no more.
+        private func flush() {
+            let before = output.bodyBytesSent
+            switch output.flush(to: socket.fd) {
+            case .moved:
+                if output.bodyBytesSent > before {
+                    context.reportUploadProgress(sent: output.bodyBytesSent, expected: body.length ?? -1)
+                }
+                handle(.written)
+            case .wouldBlock: watch()
+            case .peerClosed: handle(.writeRefused)
+            case .failed(let reason): handle(.broke(reason))
+            }
+        }
+
+        /// The body's next piece is there (`nil` at its end), or its source failed.
+        private func take(_ piece: Result<[UInt8]?, WebServiceError>, attempt: Int) {
+            guard attempt == self.attempt, !machine.isDone else { return }
+            switch piece {
+            case .failure(let error): handle(error)
+            case .success(nil): handle(.bodyEnded)
+            case .success(let bytes?):
+                self.piece = bytes
+                handle(.bodyPiece)
+            }
+        }
+
+        private func endContinueWait() {
+            if let continueTimer { loop.cancelTimer(continueTimer) }
+            continueTimer = nil
+        }
+
+        private func complete(reusable: Bool) {
+            guard let files else { return end(Result { try intake.finish(url: self.url) }, reusable: reusable) }
+            // The sink closes the file: off the loop too.
+            files.isBusy = true
+            let (loop, url) = (loop, url)
+            files.queue.async { [self] in
+                let outcome = Result { try intake.finish(url: url) }
+                loop.execute { [self] in
+                    files.isBusy = false
+                    if let held = files.heldResult { return resume(held) }
+                    end(outcome, reusable: reusable)
+                }
+            }
+        }
+
+        private func end(_ result: Result<TransportResponse, any Error>, reusable: Bool = false) {
+            let outcome = result.map { Outcome(response: $0, leavesConnectionReusable: reusable) }
+            for timer in [deadlineTimer, continueTimer].compactMap({ $0 }) { loop.cancelTimer(timer) }
+            deadlineTimer = nil
+            continueTimer = nil
+            body.close()
+            output.removeAll()
+            if case .success(let outcome) = outcome, outcome.leavesConnectionReusable {
+                socket.stopWatching()
+            } else {
+                socket.close()
+            }
+            // A call fails only once its sink is out of a write.
+            if let files, files.isBusy { return files.heldResult = outcome }
+            resume(outcome)
+        }
+
+        func resume(_ result: Result<Outcome, any Error>) {
+            files?.heldResult = nil
+            if context.metrics != nil {
+                // Reported before the call resumes.
+                figures.bytesSent = output.wireBytes
+                context.report(
+                    figures.report(connectionReused: machine.connectionReused, requestBodyBytes: output.bodyBytesSent))
+            }
+            let continuation = continuation
+            self.continuation = nil
+            continuation?.resume(with: result)
+        }
+    }
+#endif
