@@ -35,6 +35,20 @@ import XCTest
         private static let peer = WebServiceCall<Peer>(relativePath: "keep-alive/peer")
         private static let upload = WebServiceCall<Peer>(method: .post, relativePath: "keep-alive/peer")
 
+        /// `Scripts/test` runs these suites twice: on the event loop, and through the blocking
+        /// driver (`WEBSERVICEKIT_HTTP1_THREADS=1`); this says the second run is what it claims.
+        func testTheDriverIsTheOneTheEnvironmentAsksFor() async throws {
+            let threads = ProcessInfo.processInfo.environment["WEBSERVICEKIT_HTTP1_THREADS"] == "1"
+            let transport = HTTP1Transport(configuration: .ephemeral)
+            XCTAssertEqual(transport.pool.onThreads, threads)
+            let connection = try await transport.pool.connection(to: "127.0.0.1:9", deadline: nil)
+            defer { transport.pool.release(connection, to: "127.0.0.1:9", reusable: false) }
+            switch connection.socket {
+            case .loop: XCTAssertFalse(threads, "a loop connection in the blocking run")
+            case .blocking: XCTAssertTrue(threads, "a blocking connection in the loop run")
+            }
+        }
+
         func testEveryKindOfRequestRidesTheSameKeptAliveConnection() async throws {
             let client = try client()
             let first = try await client.perform(Self.peer)

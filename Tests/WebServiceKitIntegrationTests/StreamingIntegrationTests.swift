@@ -23,11 +23,11 @@ private struct Subscription: Encodable, Sendable {
 /// How a streamed call reaches the server: the three ways the library carries one.
 private enum StreamRoute: String, CaseIterable, Sendable {
     /// The default client, a `GET`: ``HTTP1Transport`` on a kept-alive connection
-    /// (`LoopExchange` on Linux).
+    /// (`HTTP1Exchange` on Linux).
     case keptAlive
-    /// The default client, a `POST` with a JSON body of 70 KB (over the 64 KiB that go on a
-    /// kept-alive connection): ``HTTP1Transport`` on a connection of the call's own
-    /// (`LoopUploadExchange` on Linux).
+    /// The default client, a `POST` with a JSON body of 70 KB (over the 64 KiB that go with the
+    /// head): ``HTTP1Transport``, the body in pieces after the head (`HTTP1Exchange` on Linux, on
+    /// the same pooled connections as a GET).
     case ownConnection
     /// A client whose transport is `URLSessionTransport(sessionConfiguration: .ephemeral)`: the
     /// session's data delegate.

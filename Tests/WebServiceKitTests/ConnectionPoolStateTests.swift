@@ -21,10 +21,10 @@ final class ConnectionPoolStateTests: XCTestCase {
 
     /// The grant of a call that must go at once.
     private func granted(
-        _ state: inout State, _ origin: String, reusingIdle: Bool = true, at now: UInt64 = 0,
+        _ state: inout State, _ origin: String, at now: UInt64 = 0,
         file: StaticString = #filePath, line: UInt = #line
     ) -> String? {
-        let (acquisition, _) = state.acquire(origin: origin, reusingIdle: reusingIdle, now: now)
+        let (acquisition, _) = state.acquire(origin: origin, now: now)
         guard case .granted(let grant) = acquisition else {
             XCTFail("the call waits", file: file, line: line)
             return nil
@@ -34,10 +34,10 @@ final class ConnectionPoolStateTests: XCTestCase {
 
     /// The id of a call that must wait.
     private func waiting(
-        _ state: inout State, _ origin: String, reusingIdle: Bool = true, at now: UInt64 = 0,
+        _ state: inout State, _ origin: String, at now: UInt64 = 0,
         file: StaticString = #filePath, line: UInt = #line
     ) -> State.WaiterID {
-        let (acquisition, _) = state.acquire(origin: origin, reusingIdle: reusingIdle, now: now)
+        let (acquisition, _) = state.acquire(origin: origin, now: now)
         guard case .waiting(let id) = acquisition else {
             XCTFail("the call goes at once", file: file, line: line)
             return 0
@@ -183,33 +183,6 @@ final class ConnectionPoolStateTests: XCTestCase {
         XCTAssertEqual(describe(actions.grants), ["\(forB2): open"])
     }
 
-    // MARK: - Calls that need a connection of their own
-
-    func testACallForAFreshConnectionReplacesAnIdleOneAtTheCapOfItsOrigin() {
-        var state = State(limits: limits(perOrigin: 1))
-        XCTAssertEqual(granted(&state, "a:80"), "open")
-        _ = state.release(origin: "a:80", connection: 1, now: 1)
-        let (acquisition, actions) = state.acquire(origin: "a:80", reusingIdle: false, now: 2)
-        guard case .granted(let grant) = acquisition else { return XCTFail("the call waits") }
-        XCTAssertEqual(describe(grant), "open")
-        XCTAssertEqual(actions.close, [1])
-        XCTAssertEqual(state.openCount, 1)
-    }
-
-    func testAConnectionGivenBackGoesToTheFirstWaitingCallEvenWhenItNeedsAFreshOne() {
-        var state = State(limits: limits(perOrigin: 1))
-        XCTAssertEqual(granted(&state, "a:80"), "open")
-        let upload = waiting(&state, "a:80", reusingIdle: false)
-        let get = waiting(&state, "a:80")
-        // The upload came first: the connection is closed to leave it its place.
-        var actions = state.release(origin: "a:80", connection: 1, now: 1)
-        XCTAssertEqual(describe(actions.grants), ["\(upload): open"])
-        XCTAssertEqual(actions.close, [1])
-        actions = state.release(origin: "a:80", connection: nil, now: 2)
-        XCTAssertEqual(describe(actions.grants), ["\(get): open"])
-        XCTAssertEqual(state.openCount, 1)
-    }
-
     // MARK: - Idle timeout
 
     func testTheFirstIdleConnectionArmsTheTimerAndLaterOnesDoNot() {
@@ -320,8 +293,8 @@ final class ConnectionPoolStateTests: XCTestCase {
         XCTAssertNil(state.cancel(lateID, now: 100), "an expired call waits no more")
         XCTAssertEqual(state.waitingCount, 0)
 
-        // The same when the place frees up by a close, and with a fresh connection asked for.
-        let (third, _) = state.acquire(origin: "a:80", reusingIdle: false, deadline: 200, now: 150)
+        // The same when the place frees up by a close.
+        let (third, _) = state.acquire(origin: "a:80", deadline: 200, now: 150)
         guard case .waiting(let thirdID) = third else { return XCTFail("the call waits") }
         actions = state.release(origin: "a:80", connection: nil, now: 250)
         XCTAssertEqual(actions.expired.map(\.waiter), [thirdID])
@@ -388,7 +361,7 @@ final class ConnectionPoolStateTests: XCTestCase {
                 let origin = origins[Int(random.next(below: 3))]
                 let deadline = random.next(below: 2) == 0 ? now + random.next(below: 200) : nil
                 let (acquisition, actions) = state.acquire(
-                    origin: origin, reusingIdle: random.next(below: 4) != 0, deadline: deadline, now: now)
+                    origin: origin, deadline: deadline, now: now)
                 apply(actions)
                 switch acquisition {
                 case .granted(.reuse(let connection)): leased.append((origin, connection))

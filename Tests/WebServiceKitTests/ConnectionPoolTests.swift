@@ -114,7 +114,7 @@ final class ConnectionPoolTests: XCTestCase {
         XCTAssertTrue(closed, "\(pool.counts)")
         // Closed, not only forgotten: their descriptors are released. A loop connection closes on
         // its own loop, after the pool has forgotten it, so this too is waited for.
-        let released = await eventually { connections.allSatisfy(\.socket.isClosed) }
+        let released = await eventually { connections.allSatisfy(\.isClosed) }
         XCTAssertTrue(released)
     }
 

@@ -8,7 +8,7 @@ import Foundation
 /// 256 or 4,096 bytes), a count byte (0–7 piece sizes follow, one byte each, cycled), then the
 /// response bytes.
 ///
-/// Each run drives the intake as ``HTTP1Transport/LoopExchange`` does: a piece at a time until the
+/// Each run drives the intake as ``HTTP1Exchange`` does: a piece at a time until the
 /// parser is complete, then, if the bytes ran out first, the end of the connection (a stream with
 /// no byte at all is a lost connection, not a response). The bytes go in whole, in the input's
 /// pieces, and (for inputs up to 4 KiB) a byte at a time.

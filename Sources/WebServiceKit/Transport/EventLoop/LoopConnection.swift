@@ -10,7 +10,7 @@
     /// any thread may hold, close or ask whether it is still open.
     ///
     /// Its socket is opened by the first exchange that needs it, and opened anew when a request
-    /// goes again after the server dropped it (``LoopExchange``). Between exchanges the socket
+    /// goes again after the server dropped it (``HTTP1Exchange``). Between exchanges the socket
     /// waits for input only: a server that closes it, or speaks unasked, has it closed at once on
     /// the loop, so an idle connection the server dropped holds no descriptor.
     final class LoopConnection: Sendable {

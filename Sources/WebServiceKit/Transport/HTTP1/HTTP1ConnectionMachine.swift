@@ -1,9 +1,3 @@
-import Foundation
-
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 /// Every decision of one HTTP/1.1 request on one connection, as a pure value: events in,
 /// one action out, no I/O. ``HTTP1Exchange`` feeds it what the socket, the body source, the
 /// response parser, the consumer and the timers said, and does what it answers.
@@ -385,24 +379,5 @@ struct HTTP1ConnectionMachine: Sendable {
         consumerBehind = false
         bodyTouched = false
         return .sendAgain(reason)
-    }
-}
-
-extension HTTP1ConnectionMachine.Failure {
-    /// The error a call of `method` fails with; `reported` is the one ``HTTP1ConnectionMachine/Event/failed``
-    /// came with.
-    func error(method: String, reported: (any Error)?) -> any Error {
-        switch self {
-        case .reported: reported ?? URLError(.unknown)
-        case .cancelled: URLError(.cancelled)
-        case .timedOutBeforeTheRequest: URLError.timedOutBeforeTheRequest
-        case .timedOut(let phase):
-            URLError(
-                .timedOut,
-                reason: "the call's timeout passed while \(phase.rawValue). Raise the call's timeout "
-                    + "(the descriptor's timeout or URLRequest.timeoutInterval)")
-        case .connectionLost(let reason): URLError(.networkConnectionLost, reason: reason)
-        case .closedBeforeAnswering(let reason): HTTP1Transport.closedBeforeAnswering(method, reason: reason)
-        }
     }
 }

@@ -19,12 +19,7 @@
     /// of the file writer's hands. The outcome says whether the connection can carry the next
     /// request; when it cannot, its socket is closed already.
     final class HTTP1Exchange: @unchecked Sendable {  // after `run` hands it over, only the loop's thread touches it
-        /// What an exchange gives back.
-        struct Outcome: Sendable {
-            var response: TransportResponse
-            /// Whether the connection can carry the next request.
-            var leavesConnectionReusable: Bool
-        }
+        typealias Outcome = HTTP1Transport.Outcome
 
         private(set) var machine: HTTP1ConnectionMachine
         private let socket: LoopSocket
@@ -86,13 +81,10 @@
             let host = try SocketOperations.host(of: url)
             let method = request.httpMethod ?? "GET"
             let body = RequestBodySource(request, streamLength: context.uploadLength, readers: readers)
-            let expectation = request.value(forHTTPHeaderField: "Expect").map { $0.lowercased() == "100-continue" }
             let machine = HTTP1ConnectionMachine(
-                request: .init(
-                    body: body.kind(expectation: expectation),
-                    expectsContinue: body.expectsContinue(expectation: expectation),
-                    keepsAlive: true, maySendAgain: HTTP1Transport.maySendAgain(method, context: context),
-                    bodyRereadable: body.isRereadable, deadline: deadline))
+                request: body.machineRequest(
+                    for: request, keepsAlive: true, maySendAgain: HTTP1Transport.maySendAgain(method, context: context),
+                    deadline: deadline))
             let exchange = HTTP1Exchange(
                 request: request, method: method, url: url, host: host, body: body, machine: machine,
                 socket: connection.socket, context: context, resolver: resolver)
@@ -233,14 +225,8 @@
                     _ = loop.execute { [self] in take(piece, attempt: attempt) }
                 }
             case .writeBodyPiece:
-                let count = piece.count
-                if machine.request.body == .pieces(chunked: true) {
-                    output.append(Array((String(count, radix: 16) + "\r\n").utf8))
-                    output.append(piece, bodyBytes: count)
-                    output.append(Array("\r\n".utf8))
-                } else {
-                    output.append(piece, bodyBytes: count)
-                }
+                let chunked = machine.request.body == .pieces(chunked: true)
+                output.append(RequestBodySource.framed(piece, chunked: chunked), bodyBytes: piece.count)
                 piece = []
                 flush()
             case .writeBodyEnd:
@@ -288,20 +274,8 @@
         }
 
         private func writeHead() {
-            let framing: HTTP1RequestHead.Framing =
-                switch machine.request.body {
-                case .none: HTTP1Transport.framing(of: nil, method: method)
-                case .withHead: .length(body.length ?? 0)
-                case .pieces(let chunked): chunked ? .chunked : .length(body.length ?? 0)
-                }
-            let head = HTTP1RequestHead(
-                method: method, url: url, fields: request.allHTTPHeaderFields ?? [:], framing: framing,
-                expectsContinue: machine.request.expectsContinue, keepsAlive: machine.request.keepsAlive)
-            output.append(head.bytes)
-            if machine.request.body == .withHead {
-                let whole = body.whole
-                output.append(whole, bodyBytes: whole.count)
-            }
+            let head = body.head(of: request, method: method, url: url, as: machine.request)
+            output.append(head.bytes, bodyBytes: head.bodyBytes)
             // Input is read from the first byte out (an early answer); writable only when a write
             // would block.
             socket.watch(.read) { [unowned self] events in onSocket(events) }

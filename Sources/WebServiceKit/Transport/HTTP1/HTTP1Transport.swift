@@ -6,10 +6,9 @@ import Foundation
 #endif
 
 /// Sends requests to plain `http` URLs over HTTP/1.1 connections of its own, without `URLSession`:
-/// on Linux every request, whatever its method and body (none, in memory, streamed; a response in
-/// memory, streamed or downloaded to a file), on a kept-alive connection of the origin's pool.
-/// Elsewhere a request with no body or a body in memory of up to ``keptAliveBodyLimit`` bytes
-/// goes on a kept-alive connection, every other one on a connection of its own.
+/// every request, whatever its method and body (none, in memory, streamed; a response in memory,
+/// streamed or downloaded to a file), on a kept-alive connection of the origin's pool, each
+/// decision about it made by one state machine (``HTTP1ConnectionMachine``).
 ///
 /// ``RoutingTransport``, the client's default, sends every plain-`http` request here on Linux
 /// unless a proxy applies, and `https` through ``URLSessionTransport``. Use this transport on its
@@ -24,7 +23,7 @@ import Foundation
 /// loopback. On Linux every exchange here runs on one of the process's event loops (one thread
 /// per core, epoll): no thread waits for its response, and the call resumes straight from the
 /// loop; a streamed body is read, and a download written to its file, on a few shared queues off
-/// the loop. Elsewhere an exchange has a thread of its own while it runs. Foundation
+/// the loop. Elsewhere an exchange blocks the connection's thread while it runs. Foundation
 /// also sends every stream chunked (never with `Content-Length`, which some servers require) and
 /// spends a callback, a timer and a copy on each 64 KiB; this transport sends the length up front
 /// (`Expect: 100-continue` for large bodies) and writes 512 KiB at a time. Its download tasks
@@ -85,9 +84,22 @@ public final class HTTP1Transport: WebServiceTransport {
     /// A transport with the caps of `configuration` (or `limits`) whose requests get `bridge`'s
     /// fields and cookies (a routing transport's, shared with its session).
     init(configuration: URLSessionConfiguration, bridge: RequestBridge, limits: ConnectionPool.Limits?) {
-        pool = ConnectionPool(limits: limits ?? ConnectionPool.limits(for: configuration))
+        pool = ConnectionPool(
+            limits: limits ?? ConnectionPool.limits(for: configuration), onThreads: Self.runsOnThreads)
         self.bridge = bridge
     }
+
+    /// Whether exchanges run on threads over blocking sockets (``BlockingExchange``) rather than
+    /// on the event loop (``HTTP1Exchange``): where there is no event loop; on Linux only when the
+    /// environment's `WEBSERVICEKIT_HTTP1_THREADS` is `1`, which `Scripts/test` sets to run the
+    /// transport's suites through the blocking driver as well (a test setting, not a tuning knob).
+    static let runsOnThreads: Bool = {
+        #if os(Linux) && canImport(CWebServiceKitSystem)
+            ProcessInfo.processInfo.environment["WEBSERVICEKIT_HTTP1_THREADS"] == "1"
+        #else
+            true
+        #endif
+    }()
 
     /// The caps in force: both set, as ``init(configuration:connectionLimits:)`` resolved them
     /// (`Int.max` per origin: no cap per origin).
@@ -107,18 +119,9 @@ public final class HTTP1Transport: WebServiceTransport {
     }
 
     /// The largest body in memory that goes in one write with its head: 64 KiB. A larger one goes
-    /// after the head in pieces of 512 KiB (on Linux on the same kept-alive connection, elsewhere
-    /// on a connection of its own), listening for an early answer (a 413 as the body goes out),
-    /// and asks `Expect: 100-continue` from 1 MiB.
+    /// after the head in pieces of 512 KiB on the same kept-alive connection, listening for an
+    /// early answer (a 413 as the body goes out), and asks `Expect: 100-continue` from 1 MiB.
     public static let keptAliveBodyLimit = 64 * 1024
-
-    /// Whether `request` goes over a kept-alive connection: no body stream, no body in memory
-    /// larger than ``keptAliveBodyLimit``, no `Expect` of its own; any method. Downloads to a
-    /// file keep a connection of their own.
-    static func keepsAlive(_ request: URLRequest) -> Bool {
-        guard request.httpBodyStream == nil, (request.httpBody?.count ?? 0) <= keptAliveBodyLimit else { return false }
-        return request.value(forHTTPHeaderField: "Expect") == nil
-    }
 
     /// Whether a request may go again on a new connection after a reused one closed before any
     /// byte of its answer: the server may have received and processed it (RFC 9112 §9.3.1), so
@@ -151,122 +154,51 @@ public final class HTTP1Transport: WebServiceTransport {
         }
     }
 
-    #if os(Linux) && canImport(CWebServiceKitSystem)
-        /// On Linux every request, whatever its method and body, goes on a pooled connection of
-        /// the origin, driven by the connection's event loop (``HTTP1Exchange``, which runs
-        /// ``HTTP1ConnectionMachine``): an idle one, or a new one once the pool's caps allow (the
-        /// call waits in order until then). No thread waits for the server.
-        private func send(
-            _ request: URLRequest, url: URL, deadline: DispatchTime?, context: TransportContext
-        ) async throws -> TransportResponse {
-            let origin = Self.origin(of: url)
-            let connection = try await pool.connection(to: origin, deadline: deadline)
-            let outcome: HTTP1Exchange.Outcome
-            do {
-                outcome = try await HTTP1Exchange.run(
-                    request, url: url, on: connection.socket, deadline: deadline?.uptimeNanoseconds, context: context)
-            } catch {
-                pool.release(connection, to: origin, reusable: false)
-                throw error
-            }
-            pool.release(connection, to: origin, reusable: outcome.leavesConnectionReusable)
-            return outcome.response
-        }
-    #else
-        /// Where there is no event loop: a request without a stream on a kept-alive connection,
-        /// any other on a connection of its own, each on a thread while it runs.
-        private func send(
-            _ request: URLRequest, url: URL, deadline: DispatchTime?, context: TransportContext
-        ) async throws -> TransportResponse {
-            let length =
-                request.httpBodyStream != nil ? context.uploadLength : request.httpBody.map { Int64($0.count) }
-            if context.download == nil && Self.keepsAlive(request) {
-                return try await sendKeptAlive(request, url: url, context: context)
-            }
-            // The connection is the call's own, and counts against the pool's caps while it is open.
-            let origin = Self.origin(of: url)
-            try await pool.place(to: origin, deadline: deadline)
-            defer { pool.releasePlace(to: origin) }
-            return try await sendOnOwnThread(request, url: url, length: length, deadline: deadline, context: context)
-        }
-    #endif
+    /// What an exchange gives back.
+    struct Outcome: Sendable {
+        var response: TransportResponse
+        /// Whether the connection can carry the next request.
+        var leavesConnectionReusable: Bool
+    }
 
-    /// The exchange on a thread of its own over a blocking ``SocketConnection``: where there is
-    /// no event loop.
-    func sendOnOwnThread(
-        _ request: URLRequest, url: URL, length: Int64?, deadline: DispatchTime?, context: TransportContext
+    /// Every request, whatever its method and body, goes on a pooled connection of the origin: an
+    /// idle one, or a new one once the pool's caps allow (the call waits in order until then).
+    /// Its exchange runs ``HTTP1ConnectionMachine``: driven by the connection's event loop on
+    /// Linux (``HTTP1Exchange``; no thread waits for the server), elsewhere on the connection's
+    /// queue (``BlockingExchange``).
+    private func send(
+        _ request: URLRequest, url: URL, deadline: DispatchTime?, context: TransportContext
     ) async throws -> TransportResponse {
-        // A streamed body, a body in memory (a download call may send one), or none.
-        let body = request.httpBodyStream ?? request.httpBody.map { InputStream(data: $0) }
-        let connection = try SocketConnection(deadline: deadline)
-        defer { connection.close() }
-        let exchange = UnsafeSendable(
-            DirectExchange(
-                request: request, url: url, body: body, length: length, context: context, connection: connection))
-        return try await blocking(cancelling: connection) { work in
-            let thread = Thread(block: work)
-            thread.name = "WebServiceKit.direct"
-            thread.start()
-        } run: {
-            try exchange.value.run()
+        let origin = Self.origin(of: url)
+        let connection = try await pool.connection(to: origin, deadline: deadline)
+        let outcome: Outcome
+        do {
+            switch connection.socket {
+            #if os(Linux) && canImport(CWebServiceKitSystem)
+                case .loop(let socket):
+                    outcome = try await HTTP1Exchange.run(
+                        request, url: url, on: socket, deadline: deadline?.uptimeNanoseconds, context: context)
+            #endif
+            case .blocking(let socket, let queue):
+                let exchange = UnsafeSendable(
+                    try BlockingExchange(request, url: url, on: socket, deadline: deadline, context: context))
+                outcome = try await blocking(cancelling: socket) {
+                    queue.async(execute: $0)
+                } run: {
+                    var exchange = exchange.value
+                    return try exchange.run()
+                }
+            }
+        } catch {
+            pool.release(connection, to: origin, reusable: false)
+            throw error
         }
+        pool.release(connection, to: origin, reusable: outcome.leavesConnectionReusable)
+        return outcome.response
     }
 
     /// The key of `url`'s origin in the pool: host and port (the scheme is always `http` here).
     private static func origin(of url: URL) -> String { "\(url.host?.lowercased() ?? ""):\(url.port ?? 80)" }
-
-    #if !(os(Linux) && canImport(CWebServiceKitSystem))
-        /// A request without a stream over a kept-alive connection to the URL's origin: an idle
-        /// one from the pool, or a new one, once the pool's caps allow (the call waits in order
-        /// until then). One the server closes as the request goes out sends it again on a new
-        /// one only when ``maySendAgain(_:context:)`` (RFC 9112 §9.3.1).
-        private func sendKeptAlive(_ request: URLRequest, url: URL, context: TransportContext) async throws
-            -> TransportResponse
-        {
-            let origin = Self.origin(of: url)
-            let deadline = request.timeoutInterval > 0 ? DispatchTime.now() + request.timeoutInterval : nil
-            var connection = try await pool.connection(to: origin, deadline: deadline)
-            let method = request.httpMethod ?? "GET"
-            while true {
-                connection.socket.deadline = deadline
-                let exchange = UnsafeSendable(
-                    DirectExchange(
-                        request: request, url: url, body: request.httpBody.map { InputStream(data: $0) },
-                        length: request.httpBody.map { Int64($0.count) }, context: context,
-                        connection: connection.socket, keepsAlive: true))
-                let outcome: DirectExchange.Outcome
-                do {
-                    let current = connection
-                    outcome = try await blocking(cancelling: current.socket) {
-                        current.queue.async(execute: $0)
-                    } run: {
-                        try exchange.value.exchange()
-                    }
-                } catch is DirectExchange.StaleConnection {
-                    guard Self.maySendAgain(method, context: context) else {
-                        pool.release(connection, to: origin, reusable: false)
-                        throw Self.closedBeforeAnswering(method, reason: "the server closed the connection")
-                    }
-                    // Its place goes to a new connection.
-                    connection.socket.close()
-                    do {
-                        connection = KeptAliveConnection(try SocketConnection(deadline: nil))
-                    } catch {
-                        pool.release(connection, to: origin, reusable: false)
-                        throw error
-                    }
-                    continue
-                } catch {
-                    pool.release(connection, to: origin, reusable: false)
-                    throw error
-                }
-                pool.release(
-                    connection, to: origin, reusable: outcome.leavesConnectionReusable && !connection.socket.isCancelled
-                )
-                return outcome.response
-            }
-        }
-    #endif
 
     /// Runs the blocking `work` on the thread `start` gives it, and waits for it without blocking
     /// the task; cancelling the task cancels `connection`, which ends any wait of `work` at once.
@@ -282,7 +214,6 @@ public final class HTTP1Transport: WebServiceTransport {
             connection.cancel()
         }
     }
-
 }
 
 /// An exchange handed to the thread that runs it; only that thread touches it afterwards.
@@ -360,5 +291,24 @@ extension ConnectionPool {
         return Limits(
             perOrigin: connectionLimits.perOrigin ?? (perHost > 0 ? perHost : .max),
             total: connectionLimits.total ?? defaultTotal, idleTimeout: defaultIdleTimeout)
+    }
+}
+
+extension HTTP1ConnectionMachine.Failure {
+    /// The error a call of `method` fails with; `reported` is the one ``HTTP1ConnectionMachine/Event/failed``
+    /// came with.
+    func error(method: String, reported: (any Error)?) -> any Error {
+        switch self {
+        case .reported: reported ?? URLError(.unknown)
+        case .cancelled: URLError(.cancelled)
+        case .timedOutBeforeTheRequest: URLError.timedOutBeforeTheRequest
+        case .timedOut(let phase):
+            URLError(
+                .timedOut,
+                reason: "the call's timeout passed while \(phase.rawValue). Raise the call's timeout "
+                    + "(the descriptor's timeout or URLRequest.timeoutInterval)")
+        case .connectionLost(let reason): URLError(.networkConnectionLost, reason: reason)
+        case .closedBeforeAnswering(let reason): HTTP1Transport.closedBeforeAnswering(method, reason: reason)
+        }
     }
 }

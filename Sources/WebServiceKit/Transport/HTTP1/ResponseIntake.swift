@@ -10,8 +10,8 @@ import Foundation
 /// ``ResponseBodySink`` as it arrives (memory within the size limit, or the call's file; the sink
 /// counts progress), decoding it on the way when it has a content coding this path reads.
 ///
-/// It does no I/O of its own: ``ResponseReader`` pulls bytes from a ``SocketConnection`` into it;
-/// the event loop's exchange feeds it from its readable events.
+/// It does no I/O of its own: the event loop's ``HTTP1Exchange`` feeds it from its readable
+/// events, ``BlockingExchange`` with what it reads from a ``SocketConnection``.
 struct ResponseIntake {
     let context: TransportContext
     /// The request's method.

@@ -13,38 +13,6 @@ import Foundation
     import FoundationNetworking
 #endif
 
-#if os(Linux) && canImport(CWebServiceKitSystem)
-    /// A connection kept open between requests: a socket of one event loop of the process's
-    /// group, whose exchanges run on that loop (``LoopExchange``) and park no thread.
-    final class KeptAliveConnection: Sendable {
-        let socket: LoopConnection
-
-        /// A connection of `loop`, not opened yet.
-        init(loop: EventLoop) { socket = LoopConnection(loop: loop) }
-
-        /// A connection, not opened yet, of the next loop of the process's group.
-        static func make() throws(URLError) -> KeptAliveConnection {
-            KeptAliveConnection(loop: try EventLoopGroup.shared().next())
-        }
-    }
-#else
-    /// A connection kept open between requests, with the queue whose thread runs its exchanges
-    /// (where there is no epoll: the blocking path).
-    final class KeptAliveConnection: Sendable {
-        let socket: SocketConnection
-        /// A serial queue of the connection's own: an exchange blocks a thread while it waits for
-        /// the response, and Dispatch gives each such queue a thread of its pool when it has work.
-        let queue = DispatchQueue(label: "WebServiceKit.keep-alive")
-
-        init(_ socket: SocketConnection) { self.socket = socket }
-
-        /// A connection, not opened yet.
-        static func make() throws(URLError) -> KeptAliveConnection {
-            KeptAliveConnection(try SocketConnection(deadline: nil))
-        }
-    }
-#endif
-
 /// The connections of an ``HTTP1Transport``: at most ``Limits/perOrigin`` open to one origin (host
 /// and port) and ``Limits/total`` in all, idle ones closed after ``Limits/idleTimeout``.
 ///
@@ -150,10 +118,15 @@ final class ConnectionPool: Sendable {
     private let shell: Locked<Shell>
     private let scheduler: DeadlineScheduler
 
-    /// A pool with `limits`, whose idle timer and waiting calls' deadlines run on `scheduler`.
-    init(limits: Limits, scheduler: DeadlineScheduler = .shared) {
+    /// Whether its connections are blocking sockets run on threads (``KeptAliveConnection``).
+    let onThreads: Bool
+
+    /// A pool with `limits`, whose idle timer and waiting calls' deadlines run on `scheduler`, of
+    /// blocking connections when `onThreads`.
+    init(limits: Limits, scheduler: DeadlineScheduler = .shared, onThreads: Bool = false) {
         shell = Locked(Shell(state: State(limits: limits)))
         self.scheduler = scheduler
+        self.onThreads = onThreads
     }
 
     deinit {
@@ -162,7 +135,7 @@ final class ConnectionPool: Sendable {
             return (shell.state.closeAllIdle(), shell.idleTimer)
         }
         if let timer { scheduler.cancel(timer) }
-        for connection in idle { connection.socket.close() }
+        for connection in idle { connection.close() }
     }
 
     /// The caps and the idle timeout.
@@ -180,30 +153,22 @@ final class ConnectionPool: Sendable {
     /// connection then: no connection is handed to a call whose deadline has passed, whenever the
     /// timer for it runs. Give it back with ``release(_:to:reusable:)``.
     func connection(to origin: String, deadline: DispatchTime?) async throws -> KeptAliveConnection {
-        switch try await grant(for: origin, reusingIdle: true, deadline: deadline) {
+        switch try await grant(for: origin, deadline: deadline) {
         case .reuse(let connection):
-            if connection.socket.isIdleAndOpen { return connection }
+            if connection.isIdleAndOpen { return connection }
             // The server closed it (or sent something unasked) while it was idle: a new
             // connection takes its place.
-            connection.socket.close()
+            connection.close()
             return try newConnection(to: origin)
         case .open:
             return try newConnection(to: origin)
         }
     }
 
-    /// A place for a fresh connection of the caller's own to `origin` (a streamed body or a
-    /// download), once the caps allow it, waiting as ``connection(to:deadline:)`` does; an idle
-    /// connection of the origin is closed to make room when the origin is at its cap. Give the
-    /// place back with ``releasePlace(to:)`` once the connection is closed.
-    func place(to origin: String, deadline: DispatchTime?) async throws {
-        _ = try await grant(for: origin, reusingIdle: false, deadline: deadline)
-    }
-
     /// Takes back a connection from ``connection(to:deadline:)``: kept for the next call when
     /// `reusable`, else closed now.
     func release(_ connection: KeptAliveConnection, to origin: String, reusable: Bool) {
-        if !reusable { connection.socket.close() }
+        if !reusable { connection.close() }
         let now = DispatchTime.now().uptimeNanoseconds
         if let effects = update({ $0.state.release(origin: origin, connection: reusable ? connection : nil, now: now) })
         {
@@ -211,8 +176,8 @@ final class ConnectionPool: Sendable {
         }
     }
 
-    /// Gives back the place of a connection from ``place(to:deadline:)``, closed by its user.
-    func releasePlace(to origin: String) {
+    /// Gives back the place of a connection that could not be made.
+    private func releasePlace(to origin: String) {
         let now = DispatchTime.now().uptimeNanoseconds
         if let effects = update({ $0.state.release(origin: origin, connection: nil, now: now) }) { perform(effects) }
     }
@@ -225,11 +190,11 @@ final class ConnectionPool: Sendable {
         case waiting(State.WaiterID, Waiter)
     }
 
-    private func grant(for origin: String, reusingIdle: Bool, deadline: DispatchTime?) async throws -> State.Grant {
+    private func grant(for origin: String, deadline: DispatchTime?) async throws -> State.Grant {
         let now = DispatchTime.now().uptimeNanoseconds
         let (entry, effects) = shell.withLock { shell -> (Entry, Effects?) in
             let (acquisition, actions) = shell.state.acquire(
-                origin: origin, reusingIdle: reusingIdle, deadline: deadline?.uptimeNanoseconds, now: now)
+                origin: origin, deadline: deadline?.uptimeNanoseconds, now: now)
             let entry: Entry
             switch acquisition {
             case .granted(let grant):
@@ -345,7 +310,7 @@ final class ConnectionPool: Sendable {
     /// Closes connections and resumes waiting calls, outside the lock.
     private func perform(_ effects: Effects) {
         for token in effects.forget { scheduler.cancel(token) }
-        for connection in effects.close { connection.socket.close() }
+        for connection in effects.close { connection.close() }
         for (continuation, result) in effects.resume { continuation.resume(with: result) }
     }
 
@@ -371,7 +336,7 @@ final class ConnectionPool: Sendable {
 
     private func newConnection(to origin: String) throws -> KeptAliveConnection {
         do {
-            return try KeptAliveConnection.make()
+            return try KeptAliveConnection.make(onThreads: onThreads)
         } catch {
             releasePlace(to: origin)
             throw error

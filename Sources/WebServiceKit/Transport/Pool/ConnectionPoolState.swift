@@ -13,8 +13,7 @@
 /// longest, of any origin, when only the total is reached); else it waits.
 ///
 /// Waiting calls of one origin are served strictly first come, first served: a connection given
-/// back reusable goes to the first waiting call of its origin (closed first, to leave its place,
-/// when that call needs a fresh connection of its own). When a place frees up in the total, the
+/// back reusable goes to the first waiting call of its origin. When a place frees up in the total, the
 /// earliest waiting call of any origin below its own cap goes first.
 ///
 /// A waiting call whose deadline has passed is never given anything: when its turn comes it
@@ -49,7 +48,7 @@ struct ConnectionPoolState<Connection> {
         case open
     }
 
-    /// What ``acquire(origin:reusingIdle:now:)`` decided.
+    /// What ``acquire(origin:deadline:now:)`` decided.
     enum Acquisition {
         /// The call goes now.
         case granted(Grant)
@@ -81,9 +80,6 @@ struct ConnectionPoolState<Connection> {
 
     private struct Waiter {
         let id: WaiterID
-        /// Whether an idle connection of the origin serves it (a kept-alive GET), or it needs a
-        /// fresh one (a streamed upload or a download on a connection of its own).
-        let reusesIdle: Bool
         /// The call's deadline (nanoseconds), `nil` for none: past it, the call gets nothing.
         let deadline: UInt64?
 
@@ -130,13 +126,9 @@ struct ConnectionPoolState<Connection> {
     /// The origin a waiting call waits for; `nil` once it waits no more.
     func origin(of waiter: WaiterID) -> String? { waiterOrigins[waiter] }
 
-    /// A connection for a call to `origin`, or a place in its queue. With `reusingIdle` false
-    /// (a call that needs a fresh connection), an idle connection of the origin is closed to make
-    /// room when the origin is at its cap. A call that waits gets nothing once `deadline`
-    /// (nanoseconds, the clock of `now`) has passed.
-    mutating func acquire(
-        origin key: String, reusingIdle: Bool = true, deadline: UInt64? = nil, now: UInt64
-    ) -> (Acquisition, Actions) {
+    /// A connection for a call to `origin`, or a place in its queue. A call that waits gets
+    /// nothing once `deadline` (nanoseconds, the clock of `now`) has passed.
+    mutating func acquire(origin key: String, deadline: UInt64? = nil, now: UInt64) -> (Acquisition, Actions) {
         var actions = Actions()
         // The origin's idle connections past the timeout go first: the timer may not have run yet.
         let timeout = limits.idleTimeout
@@ -151,12 +143,12 @@ struct ConnectionPoolState<Connection> {
         }
         if waiterExpired { expireWaiters(of: key, now: now, into: &actions) }
         if origins[key]?.waiters.isEmpty ?? true,
-            let grant = grant(to: key, reusingIdle: reusingIdle, actions: &actions)
+            let grant = grant(to: key, actions: &actions)
         {
             return (.granted(grant), actions)
         }
         nextWaiter += 1
-        let waiter = Waiter(id: nextWaiter, reusesIdle: reusingIdle, deadline: deadline)
+        let waiter = Waiter(id: nextWaiter, deadline: deadline)
         withOrigin(key) { $0.waiters.append(waiter) }
         waiterOrigins[waiter.id] = key
         return (.waiting(waiter.id), actions)
@@ -181,13 +173,7 @@ struct ConnectionPoolState<Connection> {
             }
             if let first {
                 waiterOrigins[first.id] = nil
-                if first.reusesIdle {
-                    actions.grants.append((first.id, .reuse(connection)))
-                } else {
-                    // It needs a connection of its own: this one makes room for it.
-                    actions.close.append(connection)
-                    actions.grants.append((first.id, .open))
-                }
+                actions.grants.append((first.id, .reuse(connection)))
             } else if idleTimer == nil {
                 idleTimer = now &+ limits.idleTimeout
                 actions.armIdleTimer = idleTimer
@@ -268,23 +254,17 @@ struct ConnectionPoolState<Connection> {
     }
 
     /// A grant for a call to `key` if one is possible now, with the bookkeeping done.
-    private mutating func grant(to key: String, reusingIdle: Bool, actions: inout Actions) -> Grant? {
+    private mutating func grant(to key: String, actions: inout Actions) -> Grant? {
         let perOrigin = limits.perOrigin
-        var replaced: Connection?
         // .some(grant): decided within the origin; .some(nil): no grant; .none: ask the total.
         let local: Grant?? = withOrigin(key) { origin in
-            if reusingIdle, let idle = origin.idle.popLast() {
+            if let idle = origin.idle.popLast() {
                 origin.leased += 1
                 return .some(.reuse(idle.connection))
             }
-            guard origin.open >= perOrigin else { return .none }  // room in the origin
-            // At the origin's cap: a call for a fresh connection may replace an idle one.
-            guard !origin.idle.isEmpty else { return .some(nil) }
-            replaced = origin.idle.removeFirst().connection
-            origin.leased += 1
-            return .some(.open)
+            // At the origin's cap with nothing idle: no grant; else room in the origin.
+            return origin.open >= perOrigin ? .some(nil) : .none
         }
-        if let replaced { actions.close.append(replaced) }
         if let local { return local }
         if openCount >= limits.total {
             // At the total cap: close the connection idle the longest, of any origin.
@@ -339,17 +319,17 @@ struct ConnectionPoolState<Connection> {
                 removeIfUnused(key)
                 continue
             }
-            guard let grant = grant(to: key, reusingIdle: waiter.reusesIdle, actions: &actions) else { return }
+            guard let grant = grant(to: key, actions: &actions) else { return }
             withOrigin(key) { _ = $0.waiters.removeFirst() }
             waiterOrigins[waiter.id] = nil
             actions.grants.append((waiter.id, grant))
         }
     }
 
-    /// Whether ``grant(to:reusingIdle:actions:)`` would give `waiter` something now.
+    /// Whether ``grant(to:actions:)`` would give `waiter` something now.
     private func canServe(_ waiter: Waiter, of origin: Origin, anyIdle: Bool) -> Bool {
-        if waiter.reusesIdle, !origin.idle.isEmpty { return true }
-        if origin.open >= limits.perOrigin { return !waiter.reusesIdle && !origin.idle.isEmpty }
+        if !origin.idle.isEmpty { return true }
+        if origin.open >= limits.perOrigin { return false }
         return openCount < limits.total || anyIdle
     }
 
