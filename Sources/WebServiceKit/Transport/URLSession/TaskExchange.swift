@@ -160,9 +160,13 @@ final class TaskExchange: @unchecked Sendable {  // every field is guarded by `l
         sink.advance(to: total, expected: expected >= 0 ? expected : nil)
     }
 
-    /// A download task finished its file: the sink takes it now (Foundation deletes it when the
-    /// delegate returns).
+    /// A download task finished its file: the sink takes it now (moved to the call's file, or read
+    /// into memory for a body that is not the download's). Whatever happened to it, the file is
+    /// gone when this returns: Foundation on Apple platforms deletes it after the delegate, but
+    /// FoundationNetworking leaves it in the temporary directory (a file per error body, redirect
+    /// or body read into memory, and a copy when the move crossed file systems).
     func finishDownload(at location: URL, response: URLResponse?) {
+        defer { try? FileManager.default.removeItem(at: location) }
         let begun = lock.withLock { self.begun }
         if !begun {
             guard let response = response as? HTTPURLResponse else {
