@@ -189,7 +189,10 @@ struct BlockingExchange {
             bodyBytesSent += Int64(bodyBytes)
             context.reportUploadProgress(sent: bodyBytesSent, expected: body.length ?? -1)
         }
-        guard machine.state != .writingHead, connection.hasInput else { return [.written] }
+        // An answer is read after the head, or once a known length went out whole, only when the
+        // machine reads: the end of the body must be told before it (the request is whole then).
+        let wholeLength = machine.request.body == .pieces(chunked: false) && bodyBytesSent >= body.length ?? .max
+        guard machine.state != .writingHead, !wholeLength, connection.hasInput else { return [.written] }
         do {
             return [.written, try read()]
         } catch {
