@@ -40,8 +40,6 @@ struct ResponseIntake {
         parser = HTTP1ResponseParser(requestMethod: method)
     }
 
-    var hasFinalHead: Bool { parser.head != nil }
-
     /// Parses `bytes`, the next ones of the response, and moves the body parsed so far into the
     /// sink. A malformed response throws `URLError(.badServerResponse)`; a body over the size
     /// limit, the sink's error; a body that does not decode, the decoder's.
