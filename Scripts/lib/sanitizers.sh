@@ -22,6 +22,13 @@ LEAK_TESTS=(
     WebServiceKitTests.SingleFlightProviderTests
 )
 
+# The HTTP/1.1 transport's suites that Scripts/test runs once more through its blocking driver
+# (WEBSERVICEKIT_HTTP1_THREADS=1, BlockingExchange): not the suites about the event loop itself
+# (threads per call, one descriptor per connection, the loop's own sockets).
+BLOCKING_DRIVER_SUITES="PooledConnectionTests|PlainHTTPMethodTests|KeepAliveTests|HostileServerTests"
+BLOCKING_DRIVER_SUITES+="|HostileFramingTests|FaultMatrixTests|FileDownloadIntegrationTests|DirectUploadTests"
+BLOCKING_DRIVER_SUITES+="|StreamingIntegrationTests|EncodedResponseTests|CallMetricsIntegrationTests|BridgeIntegrationTests"
+
 # Builds the tests with ThreadSanitizer into .build-tsan (its own scratch path: the plain build
 # stays as it is) and runs them; the first data race reported fails the run (halt_on_error).
 # Tests/Sanitizers/tsan.supp lists the reports that are not races, each with its reason.
@@ -33,7 +40,15 @@ tsan_check() {
     log "ThreadSanitizer: running them"
     TSAN_OPTIONS="halt_on_error=1 suppressions=$REPO_ROOT/Tests/Sanitizers/tsan.supp ${TSAN_OPTIONS:-}" \
         swift test --skip-build --sanitize=thread --scratch-path "$scratch" --disable-swift-testing \
-        --filter "${WEBSERVICEKIT_TSAN_FILTER:-$TSAN_FILTER}" "${TSAN_SKIP[@]/#/--skip=}"
+        --filter "${WEBSERVICEKIT_TSAN_FILTER:-$TSAN_FILTER}" "${TSAN_SKIP[@]/#/--skip=}" || return 1
+    # And the blocking driver (an exchange on the connection's queue while the call's task waits
+    # and may cancel it), in a full run.
+    [ -n "${WEBSERVICEKIT_TSAN_FILTER:-}" ] && return 0
+    log "ThreadSanitizer: the HTTP/1.1 suites through the blocking driver"
+    WEBSERVICEKIT_HTTP1_THREADS=1 \
+        TSAN_OPTIONS="halt_on_error=1 suppressions=$REPO_ROOT/Tests/Sanitizers/tsan.supp ${TSAN_OPTIONS:-}" \
+        swift test --skip-build --sanitize=thread --scratch-path "$scratch" --disable-swift-testing \
+        --filter "$BLOCKING_DRIVER_SUITES" "${TSAN_SKIP[@]/#/--skip=}"
 }
 
 # Installs valgrind (a Debian package) when it is missing.

@@ -8,11 +8,10 @@ import Foundation
 /// or ``URLSessionTransport``, which share the configuration's cookies.
 ///
 /// On Linux, every request to a plain `http` URL goes to the HTTP/1.1 transport unless a proxy
-/// applies, whatever its method and body: GET and HEAD requests without a body on kept-alive
-/// connections (about four times as fast as the session on loopback), every other request
-/// (a body in memory, a streamed body such as a multipart upload from files, a download to a
-/// file) on a connection of its own. Every `https` request and every request a proxy would carry
-/// goes through the session. On other platforms every request goes through the session
+/// applies, whatever its method and body (none, in memory, a stream such as a multipart upload
+/// from files, a download to a file), on kept-alive connections (a small GET about three times
+/// as fast as the session on loopback). Every `https` request and every request a proxy would
+/// carry goes through the session. On other platforms every request goes through the session
 /// (``usesDirectHTTP1ByDefault``).
 ///
 /// The route is decided once per request, before it is sent; a request that fails on one peer is
@@ -46,8 +45,7 @@ public final class RoutingTransport: WebServiceTransport {
     /// `HTTPCookieStorage.shared`; `.ephemeral` keeps cookies in memory per transport).
     ///
     /// - Parameter usesDirectHTTP1: Send requests to `http` URLs over the HTTP/1.1 transport's
-    ///   own connections: GET and HEAD requests without a body on kept-alive connections, every
-    ///   other request on a connection of its own. Requests that a proxy would carry (the
+    ///   own kept-alive connections, whatever their method and body. Requests that a proxy would carry (the
     ///   configuration's or the environment's `http_proxy`/`all_proxy`) and every `https`
     ///   request still use the session.
     /// - Parameter connectionLimits: The HTTP/1.1 transport's caps, connections per origin and in

@@ -224,14 +224,14 @@ private struct UnsafeSendable<Value>: @unchecked Sendable {
 
 extension HTTP1Transport {
     /// How many connections an ``HTTP1Transport`` opens: at most ``perOrigin`` to one origin (host
-    /// and port) and ``total`` in all, each cap counting kept-alive connections (in use or idle)
-    /// and the connections of streamed bodies and downloads alike. A call that finds its origin
+    /// and port) and ``total`` in all, each cap counting its kept-alive connections, in use or
+    /// idle, whatever the requests they carry. A call that finds its origin
     /// or the transport at its cap waits, in order, for a connection to come free (an idle one
     /// of another origin is closed to make room); cancelling the call or reaching its timeout
     /// ends the wait. Idle connections are kept, up to the caps, for 30 s.
     ///
     /// ```swift
-    /// // 1,000 calls in flight to one service, each on a connection of its own.
+    /// // 1,000 calls in flight to one service, each on a connection while it runs.
     /// let transport = RoutingTransport(connectionLimits: .init(perOrigin: 1_000))
     /// ```
     ///
