@@ -125,5 +125,24 @@ import XCTest
             XCTAssertEqual(next.statusCode, 200)
             XCTAssertEqual(next.metrics.transactions.first?.connectionReused, false)
         }
+
+        /// A timeout says where the exchange stopped and which setting raises it (the machine's
+        /// phase): a body that drips past the call's timeout. Which phase it names depends on
+        /// when the head arrived, so either of the two after the request went out is accepted.
+        func testATimeoutNamesItsPhaseAndTheSettingToRaise() async throws {
+            let client = try client()
+            let drip = WebServiceCall<Data>(relativePath: "drip?interval=0.2&bytes=1000", timeout: 1)
+            do {
+                _ = try await client.perform(drip)
+                XCTFail("a body dripping for 200 s arrived within 1 s")
+            } catch {
+                XCTAssertTrue(error.isTimeout, "\(error)")
+                let text = "\(error)"
+                XCTAssertTrue(
+                    text.contains("while receiving the response") || text.contains("while waiting for the response"),
+                    text)
+                XCTAssertTrue(text.contains("Raise the call's timeout"), text)
+            }
+        }
     }
 #endif
