@@ -28,7 +28,6 @@ struct BlockingExchange {
     private var piece: [UInt8] = []
     /// Body bytes written on the current connection.
     private var bodyBytesSent: Int64 = 0
-    private var waitingForContinue = false
     /// The error of the last ``HTTP1ConnectionMachine/Event/failed``.
     private var error: (any Error)?
     private var buffer = [UInt8](repeating: 0, count: 64 * 1024)
@@ -84,9 +83,8 @@ struct BlockingExchange {
                 let head = body.head(of: request, method: method, url: url, as: machine.request)
                 events += write(head.bytes, bodyBytes: head.bodyBytes)
             case .startContinueWait:
-                waitingForContinue = true
+                break  // the wait is the next read's (`next()`)
             case .askBodyPiece:
-                waitingForContinue = false
                 events.append(nextPiece())
             case .writeBodyPiece:
                 let chunked = machine.request.body == .pieces(chunked: true)
@@ -96,14 +94,12 @@ struct BlockingExchange {
             case .writeBodyEnd:
                 events += write(RequestBodySource.lastChunk, bodyBytes: 0)
             case .stopSending:
-                waitingForContinue = false
                 body.close()
             case .finish(let reusable):
                 body.close()
                 if !reusable { connection.disconnect() }
                 return HTTP1Transport.Outcome(response: try intake.finish(url: url), leavesConnectionReusable: reusable)
             case .sendAgain:
-                waitingForContinue = false
                 connection.disconnect()
                 body.rewind()
                 bodyBytesSent = 0
@@ -127,8 +123,7 @@ struct BlockingExchange {
                 try waitForConsumer()
                 return .consumerCaughtUp
             }
-            if waitingForContinue {
-                waitingForContinue = false
+            if machine.state == .awaitingContinue {
                 let limit = Int32(RequestBodySource.continueWait)
                 guard try connection.wait(for: Int16(POLLIN), atMost: limit) else { return .continueWaitOver }
             }
@@ -191,8 +186,8 @@ struct BlockingExchange {
         }
         // An answer is read after the head, or once a known length went out whole, only when the
         // machine reads: the end of the body must be told before it (the request is whole then).
-        let wholeLength = machine.request.body == .pieces(chunked: false) && bodyBytesSent >= body.length ?? .max
-        guard machine.state != .writingHead, !wholeLength, connection.hasInput else { return [.written] }
+        let whole = body.isWhole(afterSending: bodyBytesSent, as: machine.request.body)
+        guard machine.state != .writingHead, !whole, connection.hasInput else { return [.written] }
         do {
             return [.written, try read()]
         } catch {
@@ -203,7 +198,7 @@ struct BlockingExchange {
     /// The body's next piece, read here (a stream may block this thread, which is the exchange's
     /// own); a body of known length whose last byte went is at its end.
     private mutating func nextPiece() -> HTTP1ConnectionMachine.Event {
-        if machine.request.body == .pieces(chunked: false), bodyBytesSent >= body.length ?? .max { return .bodyEnded }
+        if body.isWhole(afterSending: bodyBytesSent, as: machine.request.body) { return .bodyEnded }
         switch body.nextNow() {
         case .success(let bytes?):
             piece = bytes

@@ -215,7 +215,7 @@
                 endContinueWait()
                 // A body of known length is whole on the wire once its last byte went (the source
                 // checked it was the last): said at once, before an answer can be read.
-                if machine.request.body == .pieces(chunked: false), output.bodyBytesSent >= body.length ?? .max {
+                if body.isWhole(afterSending: output.bodyBytesSent, as: machine.request.body) {
                     return handle(.bodyEnded)
                 }
                 // Taken on a later turn of the loop, even from memory: a long body written to a

@@ -107,6 +107,13 @@ struct RequestBodySource {
         return expectation ?? ((length ?? .max) >= Self.expectContinueThreshold)
     }
 
+    /// Whether a body of known length sent in pieces is whole on the wire once `sent` of its
+    /// bytes went out (its source checked the last piece was the last): then its end is known
+    /// without asking the source, before any answer is read.
+    func isWhole(afterSending sent: Int64, as kind: HTTP1ConnectionMachine.Request.Body) -> Bool {
+        kind == .pieces(chunked: false) && sent >= length ?? .max
+    }
+
     /// Whether the body can be sent again from its start once a piece was taken.
     var isRereadable: Bool {
         if case .stream = content { return false }
