@@ -11,7 +11,7 @@ import WebServiceKit
 struct FixedTransport: WebServiceTransport {
     let response: TransportResponse
 
-    func send(_ request: URLRequest, context: TransportContext) async throws -> TransportResponse { response }
+    func send(_ request: WebServiceRequest, context: TransportContext) async throws -> TransportResponse { response }
 }
 
 /// Decode overhead (issue 8, measure 4): `try await client.perform(call)` over a transport that
@@ -128,7 +128,7 @@ enum DigestRoundTripBenchmark {
 
         var count: Int { lock.withLock { sent } }
 
-        func send(_ request: URLRequest, context: TransportContext) async throws -> TransportResponse {
+        func send(_ request: WebServiceRequest, context: TransportContext) async throws -> TransportResponse {
             lock.withLock { sent += 1 }
             return try await base.send(request, context: context)
         }

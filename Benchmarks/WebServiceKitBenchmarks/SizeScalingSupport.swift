@@ -17,9 +17,9 @@ struct SizeScalingFailure: Error, CustomStringConvertible {
 
 /// A transport that answers every request with what `answer` makes of it, at once.
 struct AnsweringTransport: WebServiceTransport {
-    let answer: @Sendable (URLRequest) throws -> TransportResponse
+    let answer: @Sendable (WebServiceRequest) throws -> TransportResponse
 
-    func send(_ request: URLRequest, context: TransportContext) async throws -> TransportResponse {
+    func send(_ request: WebServiceRequest, context: TransportContext) async throws -> TransportResponse {
         try answer(request)
     }
 }
@@ -33,7 +33,7 @@ final class DrainingTransport: WebServiceTransport, @unchecked Sendable {  // `r
     /// The body bytes read so far, every request together.
     var bytesReceived: Int64 { lock.withLock { received } }
 
-    func send(_ request: URLRequest, context: TransportContext) async throws -> TransportResponse {
+    func send(_ request: WebServiceRequest, context: TransportContext) async throws -> TransportResponse {
         var count = Int64(request.httpBody?.count ?? 0)
         if let stream = request.httpBodyStream {
             stream.open()

@@ -27,7 +27,7 @@ final class CountingTransport: WebServiceTransport, @unchecked Sendable {  // `c
 
     var requests: Int { lock.withLock { count } }
 
-    func send(_ request: URLRequest, context: TransportContext) async throws -> TransportResponse {
+    func send(_ request: WebServiceRequest, context: TransportContext) async throws -> TransportResponse {
         lock.withLock { count += 1 }
         return try await base.send(request, context: context)
     }

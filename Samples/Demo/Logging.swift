@@ -73,7 +73,7 @@ final class SeenFields: WebServiceInterceptor, @unchecked Sendable {
     private var fields: [String: String] = [:]
     var last: [String: String] { lock.withLock { fields } }
 
-    func intercept(_ request: URLRequest, for call: CallDescriptor) async throws -> RequestInterception {
+    func intercept(_ request: WebServiceRequest, for call: CallDescriptor) async throws -> RequestInterception {
         lock.withLock { fields = request.allHTTPHeaderFields ?? [:] }
         return .proceed(request)
     }

@@ -7,7 +7,9 @@ extension WebServiceCall where Response == Data {
 }
 
 /// Bad input and oversized answers end in typed errors before anything is lost or sent: a body
-/// over the client's limit, a header value that would inject a field.
+/// over the client's limit, a header value that would inject a field, from an argument or set in
+/// `prepare` (a `WebServiceRequest` keeps the value for the check, where Foundation's `URLRequest`
+/// on Linux dropped it and the call went out without the field).
 func demonstrateLimits(root: URL) async {
     let client = WebServiceClient(serviceRoot: root)
     client.maximumResponseBodySize = 64 * 1024
@@ -25,5 +27,13 @@ func demonstrateLimits(root: URL) async {
         print("sent a header with CR/LF: should not happen")
     } catch {
         print("X-Trace with CR/LF: \(error.category): \(error)")
+    }
+    do {
+        _ = try await client.perform(
+            .search, arguments: ["books", "swift", "trace"],
+            prepare: { request in request.setValue("1\r\nX-Injected: yes", forHTTPHeaderField: "X-Request-ID") })
+        print("sent a header set in prepare with CR/LF: should not happen")
+    } catch {
+        print("X-Request-ID set in prepare with CR/LF: \(error.category): \(error)")
     }
 }

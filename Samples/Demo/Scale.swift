@@ -10,9 +10,9 @@ import WebServiceKitOData
 /// A transport in the process itself, for the size demo: it answers each request with what
 /// `answer` makes of it, and reads a streamed body to its end first.
 private struct InProcessTransport: WebServiceTransport {
-    let answer: @Sendable (URLRequest, Int) -> TransportResponse
+    let answer: @Sendable (WebServiceRequest, Int) -> TransportResponse
 
-    func send(_ request: URLRequest, context: TransportContext) async throws -> TransportResponse {
+    func send(_ request: WebServiceRequest, context: TransportContext) async throws -> TransportResponse {
         var length = request.httpBody?.count ?? 0
         if let stream = request.httpBodyStream {
             stream.open()

@@ -155,7 +155,7 @@ section("the bridge: the session's fields added above the log, on both routes; o
 await demonstrateBridge(root: client.serviceRoot)
 
 // 13. OData: a typed query with a filter, nested expand and count; paging; a typed error.
-section("limits: a body over maximumResponseBodySize, a header value with CR/LF")
+section("limits: a body over maximumResponseBodySize, a header value with CR/LF from an argument or prepare")
 await demonstrateLimits(root: client.serviceRoot)
 
 section("size: a run-time $select list, 100,000 fields, a 100,000-term filter, 10,000 secrets, a paging loop")

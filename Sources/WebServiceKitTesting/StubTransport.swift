@@ -74,7 +74,7 @@ public final class StubTransport: WebServiceTransport, @unchecked Sendable {  //
     /// A request the transport received.
     public struct RecordedRequest: Sendable {
         /// The request as sent.
-        public let request: URLRequest
+        public let request: WebServiceRequest
         /// The descriptor of the call that sent it.
         public let call: CallDescriptor
         /// The body's length as the client computed it (a streamed body's exact size).
@@ -82,7 +82,7 @@ public final class StubTransport: WebServiceTransport, @unchecked Sendable {  //
     }
 
     private struct Route {
-        let matches: @Sendable (URLRequest, CallDescriptor) -> Bool
+        let matches: @Sendable (WebServiceRequest, CallDescriptor) -> Bool
         var stubs: [Stub]
     }
 
@@ -111,7 +111,7 @@ public final class StubTransport: WebServiceTransport, @unchecked Sendable {  //
     }
 
     /// Answers the requests `matches` accepts with `stubs` in turn; the last one repeats.
-    public func stub(where matches: @escaping @Sendable (URLRequest) -> Bool, with stubs: Stub...) {
+    public func stub(where matches: @escaping @Sendable (WebServiceRequest) -> Bool, with stubs: Stub...) {
         add(Route(matches: { request, _ in matches(request) }, stubs: stubs))
     }
 
@@ -126,7 +126,7 @@ public final class StubTransport: WebServiceTransport, @unchecked Sendable {  //
         withState { $0.routes.append(route) }
     }
 
-    public func send(_ request: URLRequest, context: TransportContext) async throws -> TransportResponse {
+    public func send(_ request: WebServiceRequest, context: TransportContext) async throws -> TransportResponse {
         let stub = withState { state -> Stub? in
             state.requests.append(
                 RecordedRequest(request: request, call: context.call, uploadLength: context.uploadLength))

@@ -14,10 +14,10 @@ final class BridgeIntegrationTests: XCTestCase {
     /// Records the last request it saw, as network interceptors (and the log) see it.
     private final class Recorder: WebServiceInterceptor, @unchecked Sendable {
         private let lock = NSLock()
-        private var seen: URLRequest?
-        var request: URLRequest? { lock.withLock { seen } }
+        private var seen: WebServiceRequest?
+        var request: WebServiceRequest? { lock.withLock { seen } }
 
-        func intercept(_ request: URLRequest, for call: CallDescriptor) async throws -> RequestInterception {
+        func intercept(_ request: WebServiceRequest, for call: CallDescriptor) async throws -> RequestInterception {
             lock.withLock { seen = request }
             return .proceed(request)
         }
@@ -94,7 +94,7 @@ final class BridgeIntegrationTests: XCTestCase {
     func testABodyChangedBelowTheBridgeNeedsItsLength() async throws {
         struct Rewrite: WebServiceInterceptor {
             let setsLength: Bool
-            func intercept(_ request: URLRequest, for call: CallDescriptor) async throws -> RequestInterception {
+            func intercept(_ request: WebServiceRequest, for call: CallDescriptor) async throws -> RequestInterception {
                 var request = request
                 request.httpBody = Data("longer body".utf8)
                 if setsLength { request.setValue("11", forHTTPHeaderField: "Content-Length") }

@@ -23,7 +23,7 @@ final class CountingTransport: WebServiceTransport, @unchecked Sendable {  // co
     /// the counter.
     var bridge: RequestBridge? { base.bridge }
 
-    func send(_ request: URLRequest, context: TransportContext) async throws -> TransportResponse {
+    func send(_ request: WebServiceRequest, context: TransportContext) async throws -> TransportResponse {
         lock.withLock { requestCount += 1 }
         let response = try await base.send(request, context: context)
         if response.statusCode == 401 { lock.withLock { challengeCount += 1 } }

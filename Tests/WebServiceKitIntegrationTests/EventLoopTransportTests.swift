@@ -21,7 +21,7 @@ import XCTest
 
             init(_ inner: HTTP1Transport) { self.inner = inner }
 
-            func send(_ request: URLRequest, context: TransportContext) async throws -> TransportResponse {
+            func send(_ request: WebServiceRequest, context: TransportContext) async throws -> TransportResponse {
                 do {
                     return try await inner.send(request, context: context)
                 } catch {

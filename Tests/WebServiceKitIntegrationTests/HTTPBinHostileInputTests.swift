@@ -58,6 +58,42 @@ final class HTTPBinHostileInputTests: XCTestCase {
         XCTAssertNil(echo.headers["X-Evil"])
     }
 
+    /// The same values set in `prepare` or by an interceptor with `setValue`: refused with the
+    /// argument's error before the wire (on Linux, a `URLRequest` would have dropped them and the
+    /// call succeeded without the field); a clean value set the same ways reaches httpbin.
+    func testInjectionSetInPrepareOrAnInterceptorIsRefusedBeforeTheWire() async throws {
+        let counting = CountingTransport()
+        let client = WebServiceClient(serviceRoot: try HTTPBin.url(), transport: counting)
+        let call = WebServiceCall<Echo>(method: .post, relativePath: "anything", bodyParameter: 0)
+        for value in ["a\r\nX-Evil: 1", "a\nb", "a\u{0}b"] {
+            do {
+                _ = try await client.perform(
+                    call, arguments: [Data("x".utf8)], prepare: { $0.setValue(value, forHTTPHeaderField: "X-Value") })
+                XCTFail("sent \(value.debugDescription) from prepare")
+            } catch {
+                guard case .invalidHeader("X-Value", _) = error else { return XCTFail("\(error)") }
+            }
+            client.interceptors = [
+                RequestProcessor { request, _ in request.addValue(value, forHTTPHeaderField: "X-Value") }
+            ]
+            do {
+                _ = try await client.perform(call, Data("x".utf8))
+                XCTFail("sent \(value.debugDescription) from an interceptor")
+            } catch {
+                guard case .invalidHeader("X-Value", _) = error else { return XCTFail("\(error)") }
+            }
+            client.interceptors = []
+        }
+        XCTAssertEqual(counting.requests, 0)
+        client.interceptors = [RequestProcessor { request, _ in request.addValue("b", forHTTPHeaderField: "X-Value") }]
+        let echo = try await client.perform(
+            call, arguments: [Data("x".utf8)], prepare: { $0.setValue("a", forHTTPHeaderField: "X-Other") })
+        XCTAssertEqual(counting.requests, 1)
+        XCTAssertEqual(echo.headers["X-Value"], "b")
+        XCTAssertEqual(echo.headers["X-Other"], "a")
+        XCTAssertNil(echo.headers["X-Evil"])
+    }
+
     func testAnEchoedCredentialNeverReachesTheErrorDescription() async throws {
         let client = try HTTPBin.client()
         let token = "hostile-test-token-0123456789"

@@ -36,7 +36,7 @@ final class HTTPBinTokenTests: XCTestCase {
             return "\(issued.json.user)-\(UUID().uuidString.prefix(8))"
         }
 
-        func apply(_ token: String, to request: inout URLRequest) {
+        func apply(_ token: String, to request: inout WebServiceRequest) {
             request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
         }
     }

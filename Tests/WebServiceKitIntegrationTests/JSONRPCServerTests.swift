@@ -114,7 +114,7 @@ final class JSONRPCServerTests: XCTestCase {
     func testParseErrorAndInvalidRequestFromTheServer() async throws {
         struct Rewrite: WebServiceInterceptor {
             let body: String
-            func intercept(_ request: URLRequest, for call: CallDescriptor) async throws -> RequestInterception {
+            func intercept(_ request: WebServiceRequest, for call: CallDescriptor) async throws -> RequestInterception {
                 var request = request
                 request.httpBody = Data(body.utf8)
                 return .proceed(request)
@@ -216,7 +216,8 @@ final class JSONRPCServerTests: XCTestCase {
     /// Credentials, logging and progress come from the client's pipeline.
     func testAuthenticationLoggingAndProgressApply() async throws {
         struct Bearer: AuthenticationProvider {
-            func authenticate(_ request: URLRequest, for call: CallDescriptor) async throws -> URLRequest {
+            func authenticate(_ request: WebServiceRequest, for call: CallDescriptor) async throws -> WebServiceRequest
+            {
                 var request = request
                 request.setValue("Bearer secret-token", forHTTPHeaderField: "Authorization")
                 return request

@@ -177,7 +177,7 @@ final class MemoryGrowthTests: XCTestCase {
         private let cached = try! JSONEncoder().encode(Item(n: 1, text: "cached"))
         private let broken = Data("{\"n\": \"not a number\"}".utf8)
 
-        func send(_ request: URLRequest, context: TransportContext) async throws -> TransportResponse {
+        func send(_ request: WebServiceRequest, context: TransportContext) async throws -> TransportResponse {
             let path = request.url?.path ?? ""
             var headers: HTTPHeaders = ["Content-Type": "application/json"]
             let body: Data

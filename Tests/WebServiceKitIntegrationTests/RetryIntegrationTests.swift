@@ -205,9 +205,10 @@ final class RetryIntegrationTests: XCTestCase {
 
     func testCancellingDuringTheBackoffEndsTheCallAtOnce() async throws {
         let tag = tag()
+        // The script first: without the fault server it skips, before any expectation exists.
+        let call = WebServiceCall<String>(relativePath: try script([.status(503), .ok], tag: tag))
         let environment = WaitsForCancellation(sleeping: expectation(description: "waiting to retry"))
         let client = try client(RetryPolicy(environment: environment))
-        let call = WebServiceCall<String>(relativePath: try script([.status(503), .ok], tag: tag))
         let failed = expectation(description: "failure")
         let task = client.perform(call, [], success: { _ in XCTFail("cancelled") }) { error in
             XCTAssertEqual(error.isCancelled, true)

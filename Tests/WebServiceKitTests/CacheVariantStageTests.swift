@@ -31,7 +31,7 @@ final class CacheVariantStageTests: XCTestCase {
     }
 
     /// The GET requests for `/doc` with `Accept-Language: language`.
-    private func doc(_ language: String) -> @Sendable (URLRequest) -> Bool {
+    private func doc(_ language: String) -> @Sendable (WebServiceRequest) -> Bool {
         { request in
             request.url?.path == "/doc" && request.httpMethod == "GET"
                 && request.value(forHTTPHeaderField: "Accept-Language") == language

@@ -200,7 +200,7 @@ final class CallMetricsTests: XCTestCase {
 
     /// A transport that reports fixed figures.
     private struct ReportingTransport: WebServiceTransport {
-        func send(_ request: URLRequest, context: TransportContext) async throws -> TransportResponse {
+        func send(_ request: WebServiceRequest, context: TransportContext) async throws -> TransportResponse {
             context.report(
                 TransportMetrics(
                     route: .custom("reporting"), connectionReused: true, timeToFirstByte: .zero, bytesSent: 77,

@@ -89,13 +89,14 @@ final class ClientBehaviourTests: XCTestCase {
         struct Tagging: WebServiceInterceptor {
             let tag: String
             let log: LockedLog
-            func intercept(_ request: URLRequest, for call: CallDescriptor) async throws -> RequestInterception {
+            func intercept(_ request: WebServiceRequest, for call: CallDescriptor) async throws -> RequestInterception {
                 log.append("out \(tag)")
                 var request = request
                 request.setValue(tag, forHTTPHeaderField: "X-\(tag)")
                 return .proceed(request)
             }
-            func intercept(_ response: TransportResponse, for request: URLRequest, call: CallDescriptor) async throws
+            func intercept(_ response: TransportResponse, for request: WebServiceRequest, call: CallDescriptor)
+                async throws
                 -> TransportResponse
             {
                 log.append("back \(tag)")
@@ -115,7 +116,7 @@ final class ClientBehaviourTests: XCTestCase {
         XCTAssertEqual(sent.value(forHTTPHeaderField: "X-Prepared"), "yes")
 
         struct Canned: WebServiceInterceptor {
-            func intercept(_ request: URLRequest, for call: CallDescriptor) async throws -> RequestInterception {
+            func intercept(_ request: WebServiceRequest, for call: CallDescriptor) async throws -> RequestInterception {
                 .respond(TransportResponse(statusCode: 200, body: Data("canned".utf8)))
             }
         }
@@ -142,12 +143,14 @@ final class ClientBehaviourTests: XCTestCase {
             let lock = NSLock()
             var token = "old"
             var refreshes = 0
-            func authenticate(_ request: URLRequest, for call: CallDescriptor) async throws -> URLRequest {
+            func authenticate(_ request: WebServiceRequest, for call: CallDescriptor) async throws -> WebServiceRequest
+            {
                 var request = request
                 request.setValue("Bearer \(lock.withLock { token })", forHTTPHeaderField: "Authorization")
                 return request
             }
-            func handle(_ response: TransportResponse, to request: URLRequest, for call: CallDescriptor) async throws
+            func handle(_ response: TransportResponse, to request: WebServiceRequest, for call: CallDescriptor)
+                async throws
                 -> AuthenticationDecision
             {
                 guard response.statusCode == 401 else { return .proceed }

@@ -101,7 +101,7 @@ struct PageURLBuilder: URLBuilder {
 
 /// Answers `userRepos` from memory, without sending anything.
 struct CannedRepos: WebServiceInterceptor {
-    func intercept(_ request: URLRequest, for call: CallDescriptor) async throws -> RequestInterception {
+    func intercept(_ request: WebServiceRequest, for call: CallDescriptor) async throws -> RequestInterception {
         guard call.id == WebServiceCall<[Repo]>.userRepos.descriptor.id else { return .proceed(request) }
         return .respond(TransportResponse(statusCode: 200, body: Data(#"[{"id":7,"name":"canned"}]"#.utf8)))
     }
@@ -124,13 +124,13 @@ actor TokenStore {
 struct BearerTokenProvider: AuthenticationProvider {
     let store: TokenStore
 
-    func authenticate(_ request: URLRequest, for call: CallDescriptor) async throws -> URLRequest {
+    func authenticate(_ request: WebServiceRequest, for call: CallDescriptor) async throws -> WebServiceRequest {
         var request = request
         request.setValue("Bearer \(await store.token)", forHTTPHeaderField: "Authorization")
         return request
     }
 
-    func handle(_ response: TransportResponse, to request: URLRequest, for call: CallDescriptor) async throws
+    func handle(_ response: TransportResponse, to request: WebServiceRequest, for call: CallDescriptor) async throws
         -> AuthenticationDecision
     {
         guard response.statusCode == 401 else { return .proceed }
@@ -145,7 +145,7 @@ struct TokenLogin: CredentialAuthenticator {
         current == nil ? "first-token" : "second-token"  // a real one calls the token endpoint
     }
 
-    func apply(_ token: String, to request: inout URLRequest) {
+    func apply(_ token: String, to request: inout WebServiceRequest) {
         request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
     }
 }
@@ -162,7 +162,7 @@ struct CountingTransport: WebServiceTransport {
     let base: RoutingTransport
     let counter: CallCounter
 
-    func send(_ request: URLRequest, context: TransportContext) async throws -> TransportResponse {
+    func send(_ request: WebServiceRequest, context: TransportContext) async throws -> TransportResponse {
         counter.increment()
         return try await base.send(request, context: context)
     }
@@ -350,8 +350,8 @@ final class DocumentationExamplesTests: XCTestCase {
     /// bridge sends the configuration's fields, as its base would.
     func testAWrappingTransportForwardsTheBridge() async throws {
         struct Recorded: WebServiceInterceptor {
-            let seen: Locked<URLRequest?>
-            func intercept(_ request: URLRequest, for call: CallDescriptor) async throws -> RequestInterception {
+            let seen: Locked<WebServiceRequest?>
+            func intercept(_ request: WebServiceRequest, for call: CallDescriptor) async throws -> RequestInterception {
                 seen.withLock { $0 = request }
                 return .respond(TransportResponse(statusCode: 200, body: Data("[]".utf8)))
             }
@@ -362,7 +362,7 @@ final class DocumentationExamplesTests: XCTestCase {
         let client = WebServiceClient(
             serviceRoot: URL(string: "http://127.0.0.1:9/")!,
             transport: CountingTransport(base: RoutingTransport(configuration: configuration), counter: counter))
-        let seen = Locked<URLRequest?>(nil)
+        let seen = Locked<WebServiceRequest?>(nil)
         client.networkInterceptors = [Recorded(seen: seen)]
         _ = try await client.perform(.userRepos, "octocat", "updated")
         let request = try XCTUnwrap(seen.withLock { $0 })
@@ -939,6 +939,31 @@ final class DocumentationExamplesTests: XCTestCase {
         XCTAssertEqual(request.url?.absoluteString, "https://api.example.com/users/octocat/starred?page=3&per_page=50")
     }
 
+    /// DescriptorReference.md, "The request every stage sees": a CR/LF value set in `prepare`.
+    func testTheRequestEveryStageSees() async throws {
+        let (client, stubs) = stubbedClient()
+        let printed = LockedLog()
+
+        do {
+            _ = try await client.perform(
+                .userRepos, arguments: ["octocat", "updated"],
+                prepare: { request in request.setValue("1\r\nX-Injected: yes", forHTTPHeaderField: "X-Request-ID") })
+        } catch WebServiceError.invalidHeader(let name, let reason) {
+            print(name, reason)  // X-Request-ID the value contains CR or LF (header injection)
+            printed.append("\(name) \(reason)")
+        }
+
+        XCTAssertEqual(printed.entries, ["X-Request-ID the value contains CR or LF (header injection)"])
+        XCTAssertTrue(stubs.requests.isEmpty)
+        // A method goes as it was set (RFC 9110 §9.1).
+        _ = try await client.perform(
+            .userRepos, arguments: ["octocat", "updated"], prepare: { $0.httpMethod = "Delete" })
+        XCTAssertEqual(stubs.requests.last?.request.httpMethod, "Delete")
+        // `URLRequest` at the edges, both ways.
+        let request = try client.request(for: .userRepos, arguments: ["octocat", "updated"])
+        XCTAssertEqual(WebServiceRequest(request.urlRequest), request)
+    }
+
     func testInterceptors() async throws {
         let (client, stubs) = stubbedClient()
         let log = LockedLog()
@@ -1018,8 +1043,10 @@ final class DocumentationExamplesTests: XCTestCase {
         XCTAssertEqual(stubs.requests.count, 3)
 
         struct AlwaysRetry: AuthenticationProvider {
-            func authenticate(_ request: URLRequest, for call: CallDescriptor) async throws -> URLRequest { request }
-            func handle(_ response: TransportResponse, to request: URLRequest, for call: CallDescriptor) async throws
+            func authenticate(_ request: WebServiceRequest, for call: CallDescriptor) async throws -> WebServiceRequest
+            { request }
+            func handle(_ response: TransportResponse, to request: WebServiceRequest, for call: CallDescriptor)
+                async throws
                 -> AuthenticationDecision
             { response.statusCode == 401 ? .retry : .proceed }
         }

@@ -44,7 +44,7 @@ private struct HostileContentTypeSerializer: RequestSerializer {
 private struct HostileProvider: AuthenticationProvider {
     let name: String
     let value: String
-    func authenticate(_ request: URLRequest, for call: CallDescriptor) async throws -> URLRequest {
+    func authenticate(_ request: WebServiceRequest, for call: CallDescriptor) async throws -> WebServiceRequest {
         var request = request
         var fields = request.allHTTPHeaderFields ?? [:]
         fields[name] = value
@@ -52,7 +52,7 @@ private struct HostileProvider: AuthenticationProvider {
         return request
     }
 
-    func handle(_ response: TransportResponse, to request: URLRequest, for call: CallDescriptor) async throws
+    func handle(_ response: TransportResponse, to request: WebServiceRequest, for call: CallDescriptor) async throws
         -> AuthenticationDecision
     { .proceed }
 }
@@ -60,7 +60,7 @@ private struct HostileProvider: AuthenticationProvider {
 private struct Token: CredentialAuthenticator {
     let token: String
     func authenticate(replacing current: String?) async throws -> String { token }
-    func apply(_ token: String, to request: inout URLRequest) {
+    func apply(_ token: String, to request: inout WebServiceRequest) {
         request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
     }
 }

@@ -320,14 +320,15 @@ final class JSONRPCCallTests: XCTestCase {
 
     func testCallsRunThroughInterceptorsAuthenticationAndLogging() async throws {
         struct Stamp: WebServiceInterceptor {
-            func intercept(_ request: URLRequest, for call: CallDescriptor) async throws -> RequestInterception {
+            func intercept(_ request: WebServiceRequest, for call: CallDescriptor) async throws -> RequestInterception {
                 var request = request
                 request.setValue("stamped", forHTTPHeaderField: "X-Stamp")
                 return .proceed(request)
             }
         }
         struct Token: AuthenticationProvider {
-            func authenticate(_ request: URLRequest, for call: CallDescriptor) async throws -> URLRequest {
+            func authenticate(_ request: WebServiceRequest, for call: CallDescriptor) async throws -> WebServiceRequest
+            {
                 var request = request
                 request.setValue("Bearer t", forHTTPHeaderField: "Authorization")
                 return request

@@ -94,7 +94,7 @@ final class JSONRPCGuideExamplesTests: XCTestCase {
         private var bodies: [String] = []
         var received: [String] { lock.withLock { bodies } }
 
-        func send(_ request: URLRequest, context: TransportContext) async throws -> TransportResponse {
+        func send(_ request: WebServiceRequest, context: TransportContext) async throws -> TransportResponse {
             let body = request.httpBody ?? Data()
             lock.withLock { bodies.append(String(decoding: body, as: UTF8.self)) }
             let json = try JSONSerialization.jsonObject(with: body)

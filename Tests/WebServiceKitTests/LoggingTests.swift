@@ -489,7 +489,7 @@ final class LoggingTests: XCTestCase {
             private var states: [Stream.Status?] = []
             var statuses: [Stream.Status?] { lock.withLock { states } }
 
-            func send(_ request: URLRequest, context: TransportContext) async throws -> TransportResponse {
+            func send(_ request: WebServiceRequest, context: TransportContext) async throws -> TransportResponse {
                 lock.withLock { states.append(request.httpBodyStream?.streamStatus) }
                 return try await base.send(request, context: context)
             }

@@ -52,7 +52,7 @@ import XCTest
             let connection = LoopConnection(loop: loop)
             defer { connection.close() }
             let outcome = try await HTTP1Exchange.run(
-                URLRequest(url: url), url: url, on: connection, deadline: nil, context: context,
+                WebServiceRequest(url: url), url: url, on: connection, deadline: nil, context: context,
                 resolver: resolver)
             return outcome.response
         }

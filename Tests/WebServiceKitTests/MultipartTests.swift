@@ -14,8 +14,9 @@ final class MultipartTests: XCTestCase {
     /// The transport of the last `body(_:call:)`.
     private var stubs = StubTransport()
 
-    private func body(_ parts: [any Sendable], call: WebServiceCall<Data> = upload) async throws -> (String, URLRequest)
-    {
+    private func body(_ parts: [any Sendable], call: WebServiceCall<Data> = upload) async throws -> (
+        String, WebServiceRequest
+    ) {
         let (client, stubs) = makeStubClient()
         self.stubs = stubs
         _ = try await client.perform(call, parts)
@@ -164,8 +165,10 @@ final class MultipartTests: XCTestCase {
 
     func testOneShotStreamCannotBeReplayedForARetry() async {
         final class Retrier: AuthenticationProvider {
-            func authenticate(_ request: URLRequest, for call: CallDescriptor) async throws -> URLRequest { request }
-            func handle(_ response: TransportResponse, to request: URLRequest, for call: CallDescriptor) async throws
+            func authenticate(_ request: WebServiceRequest, for call: CallDescriptor) async throws -> WebServiceRequest
+            { request }
+            func handle(_ response: TransportResponse, to request: WebServiceRequest, for call: CallDescriptor)
+                async throws
                 -> AuthenticationDecision
             { response.statusCode == 401 ? .retry : .proceed }
         }

@@ -33,7 +33,7 @@ final class ODataPagingLoopTests: XCTestCase {
 
         static func link(_ page: Int) -> String { page == 0 ? "Items" : "Items?$skiptoken=\(page)" }
 
-        func send(_ request: URLRequest, context: TransportContext) async throws -> TransportResponse {
+        func send(_ request: WebServiceRequest, context: TransportContext) async throws -> TransportResponse {
             lock.withLock { fetches += 1 }
             let url = request.url?.absoluteString ?? ""
             var page = 0

@@ -17,7 +17,7 @@ final class ProgressReportingTests: XCTestCase {
 
     private func client(
         queue: DispatchQueue? = nil,
-        _ script: @escaping @Sendable (URLRequest, TransportContext) async throws -> TransportResponse
+        _ script: @escaping @Sendable (WebServiceRequest, TransportContext) async throws -> TransportResponse
     ) -> WebServiceClient {
         WebServiceClient(
             serviceRoot: URL(string: "https://api.example.com/")!, transport: ScriptedTransport(script: script),
@@ -228,9 +228,9 @@ final class ProgressReportingTests: XCTestCase {
 
 /// A transport that runs a script.
 struct ScriptedTransport: WebServiceTransport {
-    let script: @Sendable (URLRequest, TransportContext) async throws -> TransportResponse
+    let script: @Sendable (WebServiceRequest, TransportContext) async throws -> TransportResponse
 
-    func send(_ request: URLRequest, context: TransportContext) async throws -> TransportResponse {
+    func send(_ request: WebServiceRequest, context: TransportContext) async throws -> TransportResponse {
         try await script(request, context)
     }
 }

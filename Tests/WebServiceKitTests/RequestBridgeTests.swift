@@ -17,7 +17,7 @@ final class RequestBridgeTests: XCTestCase {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.httpAdditionalHeaders = additional
         let bridge = RequestBridge(configuration: configuration, cookies: cookies)
-        var request = URLRequest(url: URL(string: "http://example.com/a")!)
+        var request = WebServiceRequest(url: URL(string: "http://example.com/a")!)
         request.httpMethod = method
         request.allHTTPHeaderFields = fields
         request.httpBody = body
@@ -129,7 +129,7 @@ final class BridgeVaryTests: XCTestCase {
             addsCookieBelow ? nil : RequestBridge(configuration: .ephemeral, cookies: jar)
         }
 
-        func send(_ request: URLRequest, context: TransportContext) async throws -> TransportResponse {
+        func send(_ request: WebServiceRequest, context: TransportContext) async throws -> TransportResponse {
             var cookie = request.value(forHTTPHeaderField: "Cookie")
             if addsCookieBelow, let url = request.url { cookie = jar.header(for: url) }
             return TransportResponse(

@@ -18,7 +18,7 @@ final class RequestCheckTests: XCTestCase {
     ]
 
     private func failure(
-        _ client: WebServiceClient, prepare: (@Sendable (inout URLRequest) throws -> Void)? = nil
+        _ client: WebServiceClient, prepare: (@Sendable (inout WebServiceRequest) throws -> Void)? = nil
     ) async -> WebServiceError? {
         do {
             _ = try await client.perform(WebServiceCall<Data>(relativePath: "items"), arguments: [], prepare: prepare)
@@ -90,35 +90,110 @@ final class RequestCheckTests: XCTestCase {
         }
     }
 
-    /// What the check can and cannot see of a value with CR, LF or NUL set in `prepare`: one set
-    /// through `allHTTPHeaderFields` is refused; one set with `setValue` or `addValue` never
-    /// reaches it on Linux, where FoundationNetworking drops it as it is set (the request goes
-    /// without the field, and nothing is injected). Docs/DescriptorReference.md says so; when
-    /// Foundation stops dropping it, this test fails and the check refuses those too.
-    func testAValueWithCRLFSetWithSetValueInPrepareIsDroppedByFoundationOnLinux() async throws {
+    /// Values that would add a field or end the header section (RFC 9110 §5.5).
+    static let injectedValues = ["a\r\nX-Evil: 1", "a\nX-Evil: 1", "a\rb", "b\u{0}c"]
+
+    /// The error a value gets from an argument: what every other place must answer.
+    private func argumentError(_ value: String) async throws -> WebServiceError {
         let (client, stubs) = makeStubClient()
-        let error = await failure(client) { request in
-            request.setValue("a\r\nX-Evil: 1", forHTTPHeaderField: "X-A")
-            request.addValue("b\u{0}c", forHTTPHeaderField: "X-B")
+        let call = WebServiceCall<Data>(relativePath: "items", headers: ["X-A": "%%0%%"])
+        do {
+            _ = try await client.perform(call, arguments: [value])
+        } catch {
+            XCTAssertTrue(stubs.requests.isEmpty)
+            return error
         }
-        #if canImport(FoundationNetworking)
-            XCTAssertNil(error, "Foundation now keeps the value: the check refuses it; update the docs")
-            let sent = try XCTUnwrap(stubs.requests.first?.request)
-            XCTAssertNil(sent.value(forHTTPHeaderField: "X-A"))
-            XCTAssertNil(sent.value(forHTTPHeaderField: "X-B"))
-            XCTAssertFalse(
-                (sent.allHTTPHeaderFields ?? [:]).values.contains { $0.contains("\r") || $0.contains("\u{0}") })
-        #else
-            // Not checked here (no Apple toolchain): whichever Foundation does, no CR or NUL is
-            // sent: refused by the check, or dropped.
-            if let error {
-                guard case .invalidHeader = error else { return XCTFail("\(error)") }
-                XCTAssertTrue(stubs.requests.isEmpty)
-            } else {
-                let fields = stubs.requests.first?.request.allHTTPHeaderFields ?? [:]
-                XCTAssertFalse(fields.values.contains { $0.contains("\r") || $0.contains("\u{0}") })
+        throw XCTSkip("the argument \(value.debugDescription) was sent")
+    }
+
+    /// A value with CR, LF or NUL set with `setValue` or `addValue` in `prepare` fails the call
+    /// with the error such a value from an argument gets, and nothing is sent. Foundation's
+    /// `URLRequest.setValue(_:forHTTPHeaderField:)` on Linux drops it as it is set (the call
+    /// then succeeded without the field); the stages pass the library's own request, which
+    /// keeps it for the check.
+    func testAValueWithCRLFSetWithSetValueOrAddValueInPrepareIsRefused() async throws {
+        for value in Self.injectedValues {
+            let expected = try await argumentError(value)
+            guard case .invalidHeader(let name, _) = expected else { return XCTFail("\(expected)") }
+            XCTAssertEqual(name, "X-A")
+            for adds in [false, true] {
+                let (client, stubs) = makeStubClient()
+                let error = await failure(client) { request in
+                    if adds {
+                        request.setValue("first", forHTTPHeaderField: "x-a")
+                        request.addValue(value, forHTTPHeaderField: "X-A")
+                        // Appended to the field of any case, as URLRequest does.
+                        XCTAssertEqual(request.value(forHTTPHeaderField: "X-A"), "first," + value)
+                    } else {
+                        request.setValue(value, forHTTPHeaderField: "X-A")
+                    }
+                }
+                guard case .invalidHeader(let refused, let reason) = error else {
+                    return XCTFail("\(value.debugDescription), addValue \(adds): \(String(describing: error))")
+                }
+                XCTAssertEqual(refused.lowercased(), "x-a")
+                if !adds, case .invalidHeader(_, let expectedReason) = expected {
+                    XCTAssertEqual(reason, expectedReason, "the same error as from an argument")
+                }
+                XCTAssertTrue(stubs.requests.isEmpty, "\(value.debugDescription) reached the transport")
             }
-        #endif
+        }
+    }
+
+    /// The same from every other place that changes a request: a client interceptor, a network
+    /// interceptor (below the cache), an authentication provider and a token authenticator.
+    func testAValueWithCRLFSetByAnInterceptorOrProviderIsRefused() async throws {
+        for value in Self.injectedValues {
+            let setters: [(String, (WebServiceClient) -> Void)] = [
+                (
+                    "interceptor",
+                    {
+                        $0.interceptors = [
+                            RequestProcessor { request, _ in request.setValue(value, forHTTPHeaderField: "X-A") }
+                        ]
+                    }
+                ),
+                (
+                    "network interceptor",
+                    {
+                        $0.networkInterceptors = [
+                            RequestProcessor { request, _ in request.setValue(value, forHTTPHeaderField: "X-A") }
+                        ]
+                    }
+                ),
+                ("provider", { $0.authenticationProvider = FieldSettingProvider(name: "X-A", value: value) }),
+                (
+                    "authenticator",
+                    { $0.authenticationProvider = SingleFlightAuthenticationProvider(FixedToken(token: value)) }
+                ),
+            ]
+            for (place, set) in setters {
+                let (client, stubs) = makeStubClient()
+                set(client)
+                let error = await failure(client)
+                guard case .invalidHeader = error else {
+                    return XCTFail("\(place), \(value.debugDescription): \(String(describing: error))")
+                }
+                XCTAssertTrue(stubs.requests.isEmpty, "\(place): \(value.debugDescription) reached the transport")
+            }
+        }
+    }
+
+    /// The twin of the two tests above: the same calls with a harmless value are sent with the
+    /// field, so the refusals are the check's and not a setter that fails anyway.
+    func testTheSameSettersWithAHarmlessValueSendTheField() async throws {
+        let (client, stubs) = makeStubClient()
+        client.interceptors = [RequestProcessor { request, _ in request.setValue("1", forHTTPHeaderField: "X-B") }]
+        client.networkInterceptors = [
+            RequestProcessor { request, _ in request.addValue("2", forHTTPHeaderField: "X-B") }
+        ]
+        client.authenticationProvider = SingleFlightAuthenticationProvider(FixedToken(token: "t"))
+        let error = await failure(client) { $0.setValue("p", forHTTPHeaderField: "X-P") }
+        XCTAssertNil(error)
+        let sent = try XCTUnwrap(stubs.requests.first?.request)
+        XCTAssertEqual(sent.value(forHTTPHeaderField: "X-B"), "1,2")
+        XCTAssertEqual(sent.value(forHTTPHeaderField: "X-P"), "p")
+        XCTAssertEqual(sent.value(forHTTPHeaderField: "Authorization"), "Bearer t")
     }
 
     /// The provider runs after the interceptors: what it adds is checked too, and the check runs
@@ -133,9 +208,32 @@ final class RequestCheckTests: XCTestCase {
 
 /// A provider that breaks the method of the request it authenticates.
 private struct MethodChangingProvider: AuthenticationProvider {
-    func authenticate(_ request: URLRequest, for call: CallDescriptor) async throws -> URLRequest {
+    func authenticate(_ request: WebServiceRequest, for call: CallDescriptor) async throws -> WebServiceRequest {
         var request = request
         request.httpMethod = "GET / HTTP/1.1\r\n\r\nGET"
         return request
+    }
+}
+
+/// A provider that sets one field on every request.
+private struct FieldSettingProvider: AuthenticationProvider {
+    let name: String
+    let value: String
+
+    func authenticate(_ request: WebServiceRequest, for call: CallDescriptor) async throws -> WebServiceRequest {
+        var request = request
+        request.setValue(value, forHTTPHeaderField: name)
+        return request
+    }
+}
+
+/// A token authenticator whose token is fixed.
+private struct FixedToken: CredentialAuthenticator {
+    let token: String
+
+    func authenticate(replacing current: String?) async throws -> String { token }
+
+    func apply(_ token: String, to request: inout WebServiceRequest) {
+        request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
     }
 }

@@ -24,7 +24,7 @@ final class ResponseBodySinkTests: XCTestCase {
 
     private func client(
         limit: Int? = nil,
-        _ script: @escaping @Sendable (URLRequest, TransportContext) async throws -> TransportResponse
+        _ script: @escaping @Sendable (WebServiceRequest, TransportContext) async throws -> TransportResponse
     ) -> WebServiceClient {
         let client = WebServiceClient(
             serviceRoot: URL(string: "https://api.example.com/")!, transport: ScriptedTransport(script: script))
@@ -182,7 +182,7 @@ final class ResponseBodySinkTests: XCTestCase {
 
     func testAnInterceptorsAnswerToADownloadCallReachesTheFile() async throws {
         struct Answer: WebServiceInterceptor {
-            func intercept(_ request: URLRequest, for call: CallDescriptor) async throws -> RequestInterception {
+            func intercept(_ request: WebServiceRequest, for call: CallDescriptor) async throws -> RequestInterception {
                 .respond(TransportResponse(statusCode: 200, body: Data("from the interceptor".utf8)))
             }
         }

@@ -277,7 +277,7 @@ final class ResponseStreamTests: XCTestCase {
 private final class LateRedirectTransport: WebServiceTransport, @unchecked Sendable {
     let order = Locked<[String]>([])
 
-    func send(_ request: URLRequest, context: TransportContext) async throws -> TransportResponse {
+    func send(_ request: WebServiceRequest, context: TransportContext) async throws -> TransportResponse {
         let sink = context.responseBody
         guard request.url?.path == "/target" else {
             let head = TransportResponse(statusCode: 302, headers: ["Location": "/target"], url: request.url)
@@ -360,7 +360,7 @@ private final class PieceTransport: WebServiceTransport, @unchecked Sendable {  
         waiter?.resume(returning: .cancelled)
     }
 
-    func send(_ request: URLRequest, context: TransportContext) async throws -> TransportResponse {
+    func send(_ request: WebServiceRequest, context: TransportContext) async throws -> TransportResponse {
         let head = TransportResponse(
             statusCode: 200, headers: ["Content-Type": "text/event-stream"], url: request.url)
         try context.responseBody.begin(statusCode: 200, expectedLength: nil, countsAppendedBytes: true, head: head)

@@ -484,7 +484,7 @@ private final class CountingProvider: AuthenticationProvider, @unchecked Sendabl
     private var failed: [String] = []
     var failures: [String] { lock.withLock { failed } }
 
-    func authenticate(_ request: URLRequest, for call: CallDescriptor) async throws -> URLRequest {
+    func authenticate(_ request: WebServiceRequest, for call: CallDescriptor) async throws -> WebServiceRequest {
         let token = lock.withLock {
             issued += 1
             return "t\(issued)"
@@ -494,7 +494,7 @@ private final class CountingProvider: AuthenticationProvider, @unchecked Sendabl
         return request
     }
 
-    func handle(_ failure: WebServiceError, to request: URLRequest, for call: CallDescriptor) async {
+    func handle(_ failure: WebServiceError, to request: WebServiceRequest, for call: CallDescriptor) async {
         lock.withLock { failed.append(request.value(forHTTPHeaderField: "Authorization") ?? "") }
     }
 }

@@ -37,7 +37,7 @@ final class SingleFlightProviderTests: XCTestCase {
             return Token(value: "token-\(number)", expired: false)
         }
 
-        func apply(_ credential: Token, to request: inout URLRequest) {
+        func apply(_ credential: Token, to request: inout WebServiceRequest) {
             request.setValue("Bearer \(credential.value)", forHTTPHeaderField: "Authorization")
         }
 

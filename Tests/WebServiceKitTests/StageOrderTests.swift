@@ -17,12 +17,12 @@ final class StageOrderTests: XCTestCase {
 
         var events: [String] { lock.withLock { seen } }
 
-        func intercept(_ request: URLRequest, for call: CallDescriptor) async throws -> RequestInterception {
+        func intercept(_ request: WebServiceRequest, for call: CallDescriptor) async throws -> RequestInterception {
             lock.withLock { seen.append("request \(request.url?.path ?? "")") }
             return .proceed(request)
         }
 
-        func intercept(_ response: TransportResponse, for request: URLRequest, call: CallDescriptor) async throws
+        func intercept(_ response: TransportResponse, for request: WebServiceRequest, call: CallDescriptor) async throws
             -> TransportResponse
         {
             lock.withLock { seen.append("response \(response.statusCode) for \(request.url?.path ?? "")") }

@@ -23,7 +23,7 @@ final class StaleWhileRevalidateStageTests: XCTestCase {
         }
 
         struct Seen: Sendable {
-            let request: URLRequest
+            let request: WebServiceRequest
             let reportsProgress: Bool
             let downloadsToFile: Bool
         }
@@ -70,7 +70,7 @@ final class StaleWhileRevalidateStageTests: XCTestCase {
             self.held = held
         }
 
-        func send(_ request: URLRequest, context: TransportContext) async throws -> TransportResponse {
+        func send(_ request: WebServiceRequest, context: TransportContext) async throws -> TransportResponse {
             let number = await state.arrive(
                 Seen(
                     request: request, reportsProgress: context.reportsProgress, downloadsToFile: context.download != nil
@@ -89,7 +89,7 @@ final class StaleWhileRevalidateStageTests: XCTestCase {
     /// Records the `If-None-Match` of every request the network interceptors see.
     private final class RecordingInterceptor: WebServiceInterceptor {
         private let seen = Locked([String?]())
-        func intercept(_ request: URLRequest, for call: CallDescriptor) async throws -> RequestInterception {
+        func intercept(_ request: WebServiceRequest, for call: CallDescriptor) async throws -> RequestInterception {
             seen.withLock { $0.append(request.value(forHTTPHeaderField: "If-None-Match")) }
             return .proceed(request)
         }

@@ -17,7 +17,7 @@ func makeStubClient(fallback: StubTransport.Stub = .status(200)) -> (WebServiceC
 /// Performs `call` and returns the request the transport received, or the error.
 func sentRequest<R>(
     _ call: WebServiceCall<R>, _ arguments: [any Sendable], client: WebServiceClient? = nil
-) async -> Result<URLRequest, WebServiceError> {
+) async -> Result<WebServiceRequest, WebServiceError> {
     let (defaultClient, stubs) = makeStubClient()
     let client = client ?? defaultClient
     let transport = client.transport as? StubTransport ?? stubs

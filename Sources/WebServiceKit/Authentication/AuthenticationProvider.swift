@@ -21,26 +21,32 @@ public enum AuthenticationDecision: Sendable {
 /// tokens) themselves and must be safe to call from many calls at once.
 public protocol AuthenticationProvider: Sendable {
     /// Returns `request` with credentials added (or unchanged when none apply yet).
-    func authenticate(_ request: URLRequest, for call: CallDescriptor) async throws -> URLRequest
+    func authenticate(_ request: WebServiceRequest, for call: CallDescriptor) async throws -> WebServiceRequest
 
     /// Looks at a response (a 401 challenge, say) and decides whether to retry the request.
-    func handle(_ response: TransportResponse, to request: URLRequest, for call: CallDescriptor) async throws
+    func handle(_ response: TransportResponse, to request: WebServiceRequest, for call: CallDescriptor) async throws
         -> AuthenticationDecision
 
     /// Learns that a request it authenticated got no response (a transport failure or a
     /// cancellation), so that calls waiting for that exchange can go on.
-    func handle(_ failure: WebServiceError, to request: URLRequest, for call: CallDescriptor) async
+    func handle(_ failure: WebServiceError, to request: WebServiceRequest, for call: CallDescriptor) async
 
     /// Forgets the session state (log out).
     func invalidate() async
+
+    /// Deprecated: a provider written against `URLRequest` still compiles and is still called
+    /// (the ``WebServiceRequest`` method's default forwards to it). Implement that one instead:
+    /// one of the two must be implemented.
+    func authenticate(_ request: URLRequest, for call: CallDescriptor) async throws -> URLRequest
+
+    /// Deprecated: see ``authenticate(_:for:)-(URLRequest,_)``.
+    func handle(_ response: TransportResponse, to request: URLRequest, for call: CallDescriptor) async throws
+        -> AuthenticationDecision
+
+    /// Deprecated: see ``authenticate(_:for:)-(URLRequest,_)``.
+    func handle(_ failure: WebServiceError, to request: URLRequest, for call: CallDescriptor) async
 }
 
 extension AuthenticationProvider {
-    public func handle(_ response: TransportResponse, to request: URLRequest, for call: CallDescriptor) async throws
-        -> AuthenticationDecision
-    { .proceed }
-
-    public func handle(_ failure: WebServiceError, to request: URLRequest, for call: CallDescriptor) async {}
-
     public func invalidate() async {}
 }

@@ -38,7 +38,7 @@ struct CookieJar: @unchecked Sendable {  // HTTPCookieStorage is thread-safe
 
     /// The `Cookie` value to add to `request`: `nil` when the request sets its own or no cookie
     /// applies.
-    func header(for request: URLRequest) -> String? {
+    func header(for request: WebServiceRequest) -> String? {
         guard request.value(forHTTPHeaderField: "Cookie") == nil, let url = request.url else { return nil }
         return header(for: url)
     }

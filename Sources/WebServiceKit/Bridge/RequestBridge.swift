@@ -73,15 +73,12 @@ public struct RequestBridge: Sendable {
     ///
     /// A request the client built has all of it already but cookies
     /// (``complete(_:method:body:streamed:cookiesFor:)`` ran on its fields as they were made), so
-    /// most requests are not changed here: on Linux the first change of a request copies it, and
-    /// the copy normalises its method through a locale-aware string comparison (some 14,000
-    /// instructions, by callgrind); each `URLRequest.setValue(_:forHTTPHeaderField:)` costs about
-    /// as much again. When something is added, the fields are assigned once, as one dictionary.
-    func bridge(_ request: inout URLRequest, streamed: Bool) {
+    /// most requests are not changed here. When something is added, the fields are assigned once,
+    /// as one dictionary.
+    func bridge(_ request: inout WebServiceRequest, streamed: Bool) {
         var fields = request.allHTTPHeaderFields ?? [:]
         let changed = complete(
-            &fields, method: request.httpMethod ?? "GET", body: request.httpBody, streamed: streamed,
-            cookiesFor: request.url)
+            &fields, method: request.method, body: request.httpBody, streamed: streamed, cookiesFor: request.url)
         if changed { request.allHTTPHeaderFields = fields }
     }
 

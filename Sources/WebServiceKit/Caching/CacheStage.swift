@@ -24,12 +24,12 @@ struct CacheStage: CallStage {
             // consumer's, as it arrives); a successful unsafe request still invalidates (§4.4).
             let answer = try await next.proceed(outgoing)
             cache.invalidate(
-                after: answer.response, to: url, method: HTTPMethod(rawValue: outgoing.request.httpMethod ?? "GET"))
+                after: answer.response, to: url, method: HTTPMethod(rawValue: outgoing.request.method))
             return answer
         }
         let request = outgoing.request
         let requestHeaders = HTTPHeaders(request.allHTTPHeaderFields ?? [:])
-        let method = HTTPMethod(rawValue: request.httpMethod ?? "GET")
+        let method = HTTPMethod(rawValue: request.method)
         let cacheRequest = CacheRequest(method: method, url: url, headers: requestHeaders, policy: policy)
         let key = CacheRules.cacheKey(for: url)
         // The URL's variant selected for this request (RFC 9111 §4.1), the most recent if several;

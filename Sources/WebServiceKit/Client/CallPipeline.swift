@@ -129,7 +129,7 @@ extension WebServiceClient {
     /// print(request.url!)   // https://api.example.com/users/octocat/repos?sort=updated
     /// ```
     public func request<Response>(for call: WebServiceCall<Response>, arguments: [any Sendable])
-        throws(WebServiceError) -> URLRequest
+        throws(WebServiceError) -> WebServiceRequest
     {
         let compiled = try call.descriptor.compiled.get()
         return try prepareRequest(call.descriptor, compiled: compiled, arguments: arguments, settings: currentSettings)

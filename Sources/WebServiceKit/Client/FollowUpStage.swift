@@ -60,7 +60,7 @@ struct FollowUpStage: CallStage {
                 }
                 call.context.metrics?.followRedirect()
                 // A redirect that turned the request into a GET (RFC 9110 §15.4) drops the body.
-                if target.httpMethod != request.httpMethod { body = nil }
+                if target.method != request.method { body = nil }
                 request = target
             }
         }
@@ -74,13 +74,13 @@ enum FollowUp {
     /// The authentication provider answered a challenge: send the request again.
     case authenticateAgain
     /// Follow a redirect with this request (RFC 9110 §15.4, ``RedirectRule``).
-    case redirect(URLRequest)
+    case redirect(WebServiceRequest)
 
     /// Decides what follows `response`, the answer to `sent` (the call's `request` with its
     /// credentials). The provider sees the raw response first: a challenge it answers is retried
     /// before anything else happens; then a redirect is followed when the client follows any.
     static func decide(
-        after response: TransportResponse, to request: URLRequest, sent: URLRequest, call: CallExchange
+        after response: TransportResponse, to request: WebServiceRequest, sent: WebServiceRequest, call: CallExchange
     ) async throws(WebServiceError) -> FollowUp {
         if let provider = call.provider {
             let decision = try await runUserCode(wrappingErrorsAs: { .authentication("\($0)") }) {

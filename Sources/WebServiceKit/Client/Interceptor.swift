@@ -7,7 +7,7 @@ import Foundation
 /// What an interceptor decides about an outgoing request.
 public enum RequestInterception: Sendable {
     /// Send this request (the same one or a changed one).
-    case proceed(URLRequest)
+    case proceed(WebServiceRequest)
     /// Do not send anything; answer the call with this response.
     case respond(TransportResponse)
 }
@@ -22,21 +22,21 @@ public enum RequestInterception: Sendable {
 /// implements only what it watches.
 public protocol WebServiceInterceptor: Sendable {
     /// Called before the request is authenticated and sent.
-    func intercept(_ request: URLRequest, for call: CallDescriptor) async throws -> RequestInterception
+    func intercept(_ request: WebServiceRequest, for call: CallDescriptor) async throws -> RequestInterception
 
     /// Called with each response before it is validated and decoded.
+    func intercept(_ response: TransportResponse, for request: WebServiceRequest, call: CallDescriptor) async throws
+        -> TransportResponse
+
+    /// Deprecated: an interceptor written against `URLRequest` still compiles and is still
+    /// called (the default of the ``WebServiceRequest`` method forwards to it, converting the
+    /// request both ways). Implement the ``WebServiceRequest`` method instead: a field it sets
+    /// with CR, LF or NUL is refused rather than dropped by Foundation on Linux.
+    func intercept(_ request: URLRequest, for call: CallDescriptor) async throws -> RequestInterception
+
+    /// Deprecated: see ``intercept(_:for:)-(URLRequest,_)``.
     func intercept(_ response: TransportResponse, for request: URLRequest, call: CallDescriptor) async throws
         -> TransportResponse
-}
-
-extension WebServiceInterceptor {
-    public func intercept(_ request: URLRequest, for call: CallDescriptor) async throws -> RequestInterception {
-        .proceed(request)
-    }
-
-    public func intercept(_ response: TransportResponse, for request: URLRequest, call: CallDescriptor) async throws
-        -> TransportResponse
-    { response }
 }
 
 /// An interceptor made of a closure that changes outgoing requests (ROAD's `requestProcessor`).
@@ -47,14 +47,14 @@ extension WebServiceInterceptor {
 /// })
 /// ```
 public struct RequestProcessor: WebServiceInterceptor {
-    private let process: @Sendable (inout URLRequest, CallDescriptor) throws -> Void
+    private let process: @Sendable (inout WebServiceRequest, CallDescriptor) throws -> Void
 
     /// Creates a processor; throwing from `process` fails the call.
-    public init(_ process: @escaping @Sendable (inout URLRequest, CallDescriptor) throws -> Void) {
+    public init(_ process: @escaping @Sendable (inout WebServiceRequest, CallDescriptor) throws -> Void) {
         self.process = process
     }
 
-    public func intercept(_ request: URLRequest, for call: CallDescriptor) async throws -> RequestInterception {
+    public func intercept(_ request: WebServiceRequest, for call: CallDescriptor) async throws -> RequestInterception {
         var request = request
         try process(&request, call)
         return .proceed(request)
@@ -63,16 +63,18 @@ public struct RequestProcessor: WebServiceInterceptor {
 
 /// An interceptor made of a closure that sees, and may replace, each response.
 public struct ResponseProcessor: WebServiceInterceptor {
-    private let process: @Sendable (TransportResponse, URLRequest, CallDescriptor) throws -> TransportResponse
+    private let process: @Sendable (TransportResponse, WebServiceRequest, CallDescriptor) throws -> TransportResponse
 
     /// Creates a processor; return the response (or another one), or throw to fail the call.
     public init(
-        _ process: @escaping @Sendable (TransportResponse, URLRequest, CallDescriptor) throws -> TransportResponse
+        _ process:
+            @escaping @Sendable (TransportResponse, WebServiceRequest, CallDescriptor) throws -> TransportResponse
     ) {
         self.process = process
     }
 
-    public func intercept(_ response: TransportResponse, for request: URLRequest, call: CallDescriptor) async throws
+    public func intercept(_ response: TransportResponse, for request: WebServiceRequest, call: CallDescriptor)
+        async throws
         -> TransportResponse
     {
         try process(response, request, call)

@@ -15,7 +15,7 @@ struct ResponseValidator {
     let settings: WebServiceClient.Settings
 
     /// The response, accepted, with what its decoding needs.
-    func validate(_ response: TransportResponse, for request: URLRequest) throws(WebServiceError)
+    func validate(_ response: TransportResponse, for request: WebServiceRequest) throws(WebServiceError)
         -> ValidatedResponse
     {
         let context = try check(response, for: request)
@@ -25,7 +25,8 @@ struct ResponseValidator {
 
     /// Throws for an unaccepted status, or what the error handler makes of the response.
     @discardableResult
-    func check(_ response: TransportResponse, for request: URLRequest) throws(WebServiceError) -> ResponseContext {
+    func check(_ response: TransportResponse, for request: WebServiceRequest) throws(WebServiceError) -> ResponseContext
+    {
         let status = response.statusCode
         let context = ResponseContext(
             statusCode: status, headers: response.headers, serializationRoot: compiled.serializationRoot,
@@ -59,7 +60,7 @@ struct ResponseValidator {
 
 extension WebServiceClient.Settings {
     /// The values the log hides in `request`, to hide them in an error's body too.
-    func secrets(of request: URLRequest) -> LogRedaction.Secrets {
+    func secrets(of request: WebServiceRequest) -> LogRedaction.Secrets {
         LogRedaction.Matcher(self.logging.redaction).secrets(of: request)
     }
 }

@@ -74,7 +74,7 @@ enum CallStages {
     ]
 
     /// Runs a call's request down every stage and returns its answer.
-    static func run(_ request: URLRequest, body: RequestBody?, call: CallExchange) async throws(WebServiceError)
+    static func run(_ request: WebServiceRequest, body: RequestBody?, call: CallExchange) async throws(WebServiceError)
         -> Answer
     {
         try await StageChain(call: call, index: 0).proceed(Outgoing(request: request, body: body, attempt: 0))
@@ -208,7 +208,7 @@ extension CallStages.Stage {
 
 /// A request on its way down the stages.
 struct Outgoing: Sendable {
-    var request: URLRequest
+    var request: WebServiceRequest
     /// A streamed body, attached for each attempt by ``StreamedBodyStage``; `nil` for a body in
     /// `request.httpBody` or none.
     var body: RequestBody?
@@ -218,7 +218,7 @@ struct Outgoing: Sendable {
 
 /// A response on its way up, and the request it answers as it was sent.
 struct Answer: Sendable {
-    var request: URLRequest
+    var request: WebServiceRequest
     var response: TransportResponse
 }
 

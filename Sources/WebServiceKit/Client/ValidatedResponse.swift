@@ -8,7 +8,7 @@ import Foundation
 /// comes after this.
 struct ValidatedResponse {
     /// The request as it was last sent.
-    let request: URLRequest
+    let request: WebServiceRequest
     let response: TransportResponse
     let context: ResponseContext
     /// The file a `WebServiceCall<DownloadedFile>` wrote, moved into place.
@@ -37,7 +37,7 @@ struct ValidatedResponse {
         }
         let status = response.statusCode
         // RFC 9110 §6.4.1: HEAD responses, 204 and 304 never have content; 205 must not either.
-        if response.body.isEmpty || status == 204 || status == 205 || status == 304 || request.httpMethod == "HEAD" {
+        if response.body.isEmpty || status == 204 || status == 205 || status == 304 || request.method == "HEAD" {
             guard let empty = serializer.emptyValue() else { throw .emptyBody(statusCode: status) }
             return empty
         }

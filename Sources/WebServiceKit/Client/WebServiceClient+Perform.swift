@@ -26,7 +26,7 @@ extension WebServiceClient {
     @discardableResult
     public func perform<Response>(
         _ call: WebServiceCall<Response>, _ arguments: [any Sendable] = [],
-        prepare: (@Sendable (inout URLRequest) throws -> Void)? = nil,
+        prepare: (@Sendable (inout WebServiceRequest) throws -> Void)? = nil,
         progress: TransferProgressHandler? = nil,
         success: @escaping @Sendable (Response) -> Void,
         failure: @escaping @Sendable (WebServiceError) -> Void
@@ -47,7 +47,7 @@ extension WebServiceClient {
     @discardableResult
     public func perform<Response>(
         _ call: WebServiceCall<Response>, _ arguments: [any Sendable] = [],
-        prepare: (@Sendable (inout URLRequest) throws -> Void)? = nil,
+        prepare: (@Sendable (inout WebServiceRequest) throws -> Void)? = nil,
         progress: TransferProgressHandler? = nil,
         completion: @escaping @Sendable (Result<WebServiceResponse<Response>, WebServiceError>) -> Void
     ) -> WebServiceTask {
@@ -115,7 +115,7 @@ extension WebServiceClient {
     /// ```
     public func perform<Response>(
         _ call: WebServiceCall<Response>, arguments: [any Sendable],
-        prepare: (@Sendable (inout URLRequest) throws -> Void)? = nil,
+        prepare: (@Sendable (inout WebServiceRequest) throws -> Void)? = nil,
         progress: TransferProgressHandler? = nil
     ) async throws(WebServiceError) -> Response {
         try await value(
@@ -142,7 +142,7 @@ extension WebServiceClient {
     /// ``perform(_:arguments:prepare:progress:)``.
     public func response<Response>(
         for call: WebServiceCall<Response>, arguments: [any Sendable],
-        prepare: (@Sendable (inout URLRequest) throws -> Void)? = nil,
+        prepare: (@Sendable (inout WebServiceRequest) throws -> Void)? = nil,
         progress: TransferProgressHandler? = nil
     ) async throws(WebServiceError) -> WebServiceResponse<Response> {
         try await response(
@@ -225,9 +225,9 @@ extension WebServiceClient {
 
 /// The per-call `prepare` closure, as the innermost interceptor.
 struct PrepareInterceptor: WebServiceInterceptor {
-    let prepare: @Sendable (inout URLRequest) throws -> Void
+    let prepare: @Sendable (inout WebServiceRequest) throws -> Void
 
-    func intercept(_ request: URLRequest, for call: CallDescriptor) async throws -> RequestInterception {
+    func intercept(_ request: WebServiceRequest, for call: CallDescriptor) async throws -> RequestInterception {
         var request = request
         try prepare(&request)
         return .proceed(request)

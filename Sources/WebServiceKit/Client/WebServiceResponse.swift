@@ -18,7 +18,7 @@ public struct WebServiceResponse<Value: Sendable>: Sendable {
     /// The raw body the value was decoded from.
     public let body: Data
     /// The request as it was last sent (after interceptors and authentication).
-    public let request: URLRequest
+    public let request: WebServiceRequest
     /// The URL of the response, after redirects.
     public let url: URL?
     /// Where the response came from: the network, or the client's ``HTTPCache`` (fresh,

@@ -10,7 +10,8 @@ extension ResponseValidator {
     /// first 64 KiB with the response, for the error handler and the error. The caller deletes
     /// the file when this throws.
     func validateDownload(
-        _ received: TransportResponse, for request: URLRequest, from sink: ResponseBodySink, into download: FileDownload
+        _ received: TransportResponse, for request: WebServiceRequest, from sink: ResponseBodySink,
+        into download: FileDownload
     ) throws(WebServiceError) -> ValidatedResponse {
         // A response that no transport wrote (an interceptor's answer) is poured into the sink
         // now, by the same rules as a transport's.

@@ -81,7 +81,7 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
     /// Whether a field named `name` is present.
     public func contains(_ name: String) -> Bool { fields.contains { $0.name.caseInsensitiveEquals(name) } }
 
-    /// The fields as a dictionary, as `URLRequest.allHTTPHeaderFields` wants them.
+    /// The fields as a dictionary, as `allHTTPHeaderFields` wants them.
     public var dictionary: [String: String] {
         var result: [String: String] = [:]
         result.reserveCapacity(fields.count)

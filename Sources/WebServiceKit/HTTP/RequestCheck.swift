@@ -15,15 +15,13 @@ import Foundation
 /// header section early, so it fails the call with a typed error instead of being sent; transports
 /// rely on it and do not check again.
 ///
-/// Foundation's `URLRequest.setValue(_:forHTTPHeaderField:)` on Linux drops a value with CR, LF or
-/// NUL without a word, so such a value set by an interceptor never reaches this check: assigning
-/// `allHTTPHeaderFields` keeps it, and is refused here.
+/// It sees every value as it was set: a ``WebServiceRequest`` keeps a value with CR, LF or NUL
+/// that Foundation's `URLRequest.setValue(_:forHTTPHeaderField:)` on Linux would have dropped.
 enum RequestCheck {
     /// Throws the first reason `request` cannot be sent.
-    static func check(_ request: URLRequest) throws(WebServiceError) {
-        // URLRequest's method is GET unless set.
-        if let method = request.httpMethod, !HTTPToken.isToken(method) {
-            throw .invalidCall("the method \(HTTPText.quoted(method)) is not a token (RFC 9110 §9.1)")
+    static func check(_ request: WebServiceRequest) throws(WebServiceError) {
+        if !HTTPToken.isToken(request.method) {
+            throw .invalidCall("the method \(HTTPText.quoted(request.method)) is not a token (RFC 9110 §9.1)")
         }
         guard let url = request.url else { throw .invalidCall("the request has no URL") }
         switch url.scheme?.lowercased() {

@@ -83,9 +83,9 @@ final class ExchangeLog: Sendable {
     }
 
     /// Logs `request` as it goes to the transport; `streamedLength` is its streamed body's length.
-    func sent(_ request: URLRequest, attempt: Int, streamedLength: Int64?) -> Sent {
+    func sent(_ request: WebServiceRequest, attempt: Int, streamedLength: Int64?) -> Sent {
         var secrets = hidden.current
-        let method = request.httpMethod ?? "GET"
+        let method = request.method
         let url = request.url.map { redaction.redact($0, secrets: &secrets) } ?? "(no URL)"
         // The request's fields read in two passes, the values (but Content-Type's) only in the
         // second: at many fields, a value not read recently is a trip to memory. The first takes
@@ -240,10 +240,11 @@ final class ExchangeLog: Sendable {
     /// `attempt` metadata is `nextSend`, the number the next request's messages will carry
     /// (which counts redirects and answered challenges too).
     func retrying(
-        _ request: URLRequest, attempt: Int, of maximum: Int, nextSend: Int, after reason: String, wait: TimeInterval
+        _ request: WebServiceRequest, attempt: Int, of maximum: Int, nextSend: Int, after reason: String,
+        wait: TimeInterval
     ) {
         var secrets = hidden.current
-        let method = request.httpMethod ?? "GET"
+        let method = request.method
         let url = request.url.map { redaction.redact($0, secrets: &secrets) } ?? "(no URL)"
         let milliseconds = wait.isFinite ? Int64(min(max(wait, 0), 86_400) * 1000) : 0
         let line =

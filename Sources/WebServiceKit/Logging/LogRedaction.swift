@@ -153,7 +153,7 @@ extension LogRedaction {
 
         /// The secrets `request` carries: its URL's password, its redacted query values and the
         /// values of its redacted header fields.
-        func secrets(of request: URLRequest) -> Secrets {
+        func secrets(of request: WebServiceRequest) -> Secrets {
             var secrets = Secrets()
             if let url = request.url { _ = redact(url, secrets: &secrets) }
             for (name, value) in request.allHTTPHeaderFields ?? [:] where redactsHeader(name) {

@@ -90,11 +90,10 @@ public struct CallMetrics: Sendable {
         public internal(set) var attempt: Int
         /// Why it was sent.
         public internal(set) var reason: Reason
-        /// The request as it went to the transport; read only when asked (a `URLRequest`'s
-        /// fields cost a conversion each on Linux).
-        let request: URLRequest
+        /// The request as it went to the transport.
+        let request: WebServiceRequest
         /// The request's method.
-        public var method: String { request.httpMethod ?? "GET" }
+        public var method: String { request.method }
         /// The request's URL.
         public var url: URL? { request.url }
         /// The response's status; `nil` when the request got no response.

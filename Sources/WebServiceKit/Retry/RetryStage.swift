@@ -90,7 +90,7 @@ struct RetryStage: CallStage {
     /// §9.2.2) or a call its descriptor marks idempotent, and a body that can be sent again.
     static func mayResend(_ outgoing: Outgoing, descriptor: CallDescriptor) -> Bool {
         if let body = outgoing.body, !body.isReplayable { return false }
-        return descriptor.isIdempotent || HTTPMethod.isIdempotent(outgoing.request.httpMethod ?? "GET")
+        return descriptor.isIdempotent || HTTPMethod.isIdempotent(outgoing.request.method)
     }
 
     /// Why `outcome` is retried under `policy`, or `nil` when it is not. `headArrived` says whether

@@ -21,7 +21,7 @@ enum LiveExchange {
     static let unreachableTimeout: TimeInterval = 1e9
 
     static func send(
-        _ request: URLRequest, transport: any WebServiceTransport, context: TransportContext,
+        _ request: WebServiceRequest, transport: any WebServiceTransport, context: TransportContext,
         limits: ResponseBodySink.StreamLimits
     ) async throws(WebServiceError) -> TransportResponse {
         let sink = context.responseBody

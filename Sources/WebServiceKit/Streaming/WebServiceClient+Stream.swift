@@ -36,7 +36,7 @@ extension WebServiceClient {
     /// the end when the stream ends).
     public func stream<Element>(
         _ call: WebServiceCall<ResponseStream<Element>>, arguments: [any Sendable],
-        prepare: (@Sendable (inout URLRequest) throws -> Void)? = nil,
+        prepare: (@Sendable (inout WebServiceRequest) throws -> Void)? = nil,
         progress: TransferProgressHandler? = nil
     ) async throws(WebServiceError) -> ResponseStream<Element> {
         guard let serializer = call.responseSerializer as? StreamSerializer<Element> else {

@@ -49,7 +49,7 @@ public struct RequestBody: Sendable {
     }
 
     /// Puts the body on `request` for one send; `sendCount` is how many times it was sent before.
-    func attach(to request: inout URLRequest, sendCount: Int) throws(WebServiceError) {
+    func attach(to request: inout WebServiceRequest, sendCount: Int) throws(WebServiceError) {
         switch storage {
         case .data(let data):
             request.httpBody = data

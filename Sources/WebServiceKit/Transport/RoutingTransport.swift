@@ -110,7 +110,7 @@ public final class RoutingTransport: WebServiceTransport {
         return (session, http1, configuration)
     }
 
-    public func send(_ request: URLRequest, context: TransportContext) async throws -> TransportResponse {
+    public func send(_ request: WebServiceRequest, context: TransportContext) async throws -> TransportResponse {
         if let http1, route(for: request, context: context) == .http1 {
             return try await http1.send(request, context: context)
         }
@@ -131,7 +131,7 @@ public final class RoutingTransport: WebServiceTransport {
     /// a request with a body carries a trailer field (RFC 9112 §7.1.2), which any server may send;
     /// this transport reads and drops trailer fields. It also stops reading while a streamed
     /// response's consumer is behind, which URLSession on Linux cannot do.
-    func route(for request: URLRequest, context: TransportContext) -> Peer {
+    func route(for request: WebServiceRequest, context: TransportContext) -> Peer {
         guard let url = request.url, url.scheme?.lowercased() == "http", let host = url.host, !host.isEmpty,
             !proxyConfigured, !proxyEnvironment.appliesTo(host: host)
         else { return .session }

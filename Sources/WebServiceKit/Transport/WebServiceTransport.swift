@@ -142,7 +142,7 @@ public struct TransportContext: Sendable {
 /// ```swift
 /// struct Counting: WebServiceTransport {
 ///     let base: RoutingTransport
-///     func send(_ request: URLRequest, context: TransportContext) async throws -> TransportResponse {
+///     func send(_ request: WebServiceRequest, context: TransportContext) async throws -> TransportResponse {
 ///         try await base.send(request, context: context)
 ///     }
 ///     var bridge: RequestBridge? { base.bridge }
@@ -150,6 +150,11 @@ public struct TransportContext: Sendable {
 /// ```
 public protocol WebServiceTransport: Sendable {
     /// Sends `request` and waits for the complete response.
+    func send(_ request: WebServiceRequest, context: TransportContext) async throws -> TransportResponse
+
+    /// Deprecated: a transport written against `URLRequest` still compiles and is still called
+    /// (the default of ``send(_:context:)-(WebServiceRequest,_)`` forwards to it). Implement
+    /// ``send(_:context:)-(WebServiceRequest,_)`` instead: one of the two must be implemented.
     func send(_ request: URLRequest, context: TransportContext) async throws -> TransportResponse
 
     /// The fields and cookies the client adds to every request it sends through this transport

@@ -59,7 +59,7 @@ public final class BasicAuthenticationProvider: AuthenticationProvider {
         self.sendsPreemptively = sendsPreemptively
     }
 
-    public func authenticate(_ request: URLRequest, for call: CallDescriptor) async throws -> URLRequest {
+    public func authenticate(_ request: WebServiceRequest, for call: CallDescriptor) async throws -> WebServiceRequest {
         guard request.value(forHTTPHeaderField: "Authorization") == nil,
             scope.admits(request.url, binding: sendsPreemptively),
             sendsPreemptively || isProtected(request.url)
@@ -70,7 +70,8 @@ public final class BasicAuthenticationProvider: AuthenticationProvider {
         return request
     }
 
-    public func handle(_ response: TransportResponse, to request: URLRequest, for call: CallDescriptor) async throws
+    public func handle(_ response: TransportResponse, to request: WebServiceRequest, for call: CallDescriptor)
+        async throws
         -> AuthenticationDecision
     {
         guard response.statusCode == 401, let url = request.url else { return .proceed }

@@ -66,7 +66,7 @@ public final class DigestAuthenticationProvider: AuthenticationProvider {
         scope = CredentialScope(origin: origin, allowsInsecureHTTP: true)
     }
 
-    public func authenticate(_ request: URLRequest, for call: CallDescriptor) async throws -> URLRequest {
+    public func authenticate(_ request: WebServiceRequest, for call: CallDescriptor) async throws -> WebServiceRequest {
         guard request.value(forHTTPHeaderField: "Authorization") == nil, let url = request.url else { return request }
         let origin = Origin(url)
         if let bound = scope.origin, bound != origin { return request }
@@ -107,7 +107,8 @@ public final class DigestAuthenticationProvider: AuthenticationProvider {
         }
     }
 
-    public func handle(_ response: TransportResponse, to request: URLRequest, for call: CallDescriptor) async throws
+    public func handle(_ response: TransportResponse, to request: WebServiceRequest, for call: CallDescriptor)
+        async throws
         -> AuthenticationDecision
     {
         defer { endDiscovery(of: request.url) }
@@ -145,7 +146,7 @@ public final class DigestAuthenticationProvider: AuthenticationProvider {
         return .retry
     }
 
-    public func handle(_ failure: WebServiceError, to request: URLRequest, for call: CallDescriptor) async {
+    public func handle(_ failure: WebServiceError, to request: WebServiceRequest, for call: CallDescriptor) async {
         endDiscovery(of: request.url)
     }
 
@@ -214,11 +215,11 @@ public final class DigestAuthenticationProvider: AuthenticationProvider {
         }
     }
 
-    private func sign(_ request: URLRequest, with challenge: DigestChallenge, nonceCount: Int) throws -> String {
+    private func sign(_ request: WebServiceRequest, with challenge: DigestChallenge, nonceCount: Int) throws -> String {
         guard let url = request.url else { return "" }
         do throws(DigestChallenge.Problem) {
             return try DigestAnswer(challenge: challenge, user: user, password: password).authorization(
-                method: request.httpMethod ?? "GET", uri: Self.requestTarget(of: url), body: request.httpBody,
+                method: request.method, uri: Self.requestTarget(of: url), body: request.httpBody,
                 nonceCount: nonceCount, cnonce: DigestAnswer.makeClientNonce())
         } catch {
             throw WebServiceError.authentication("cannot answer the Digest challenge: \(Self.describe(error))")

@@ -13,7 +13,7 @@ import Foundation
 ///     func authenticate(replacing current: String?) async throws -> String {
 ///         try await auth.perform(.issueToken, Login(user: "u", password: "p")).accessToken
 ///     }
-///     func apply(_ token: String, to request: inout URLRequest) {
+///     func apply(_ token: String, to request: inout WebServiceRequest) {
 ///         request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
 ///     }
 /// }
@@ -29,32 +29,32 @@ public protocol CredentialAuthenticator: Sendable {
     func authenticate(replacing current: Credential?) async throws -> Credential
 
     /// Adds the credential to a request.
-    func apply(_ credential: Credential, to request: inout URLRequest)
+    func apply(_ credential: Credential, to request: inout WebServiceRequest)
 
     /// Whether a response says the credential was refused. The default: status 401.
-    func isAuthenticationFailure(_ response: TransportResponse, for request: URLRequest) -> Bool
+    func isAuthenticationFailure(_ response: TransportResponse, for request: WebServiceRequest) -> Bool
 
     /// Whether `request` was sent with `credential`. The default compares the `Authorization`
     /// field with what ``apply(_:to:)`` writes; override it when the credential travels elsewhere.
-    func isRequest(_ request: URLRequest, authenticatedWith credential: Credential) -> Bool
+    func isRequest(_ request: WebServiceRequest, authenticatedWith credential: Credential) -> Bool
 
     /// Whether the credential must be refreshed before it is used (an expiry date passed, say).
     /// The default: never; refresh only after a refusal.
     func requiresRefresh(_ credential: Credential) -> Bool
+
+    /// Deprecated: an authenticator written against `URLRequest` still compiles and is still
+    /// called (the ``WebServiceRequest`` method's default forwards to it). Implement that one
+    /// instead: one of the two must be implemented.
+    func apply(_ credential: Credential, to request: inout URLRequest)
+
+    /// Deprecated: see ``apply(_:to:)-(_,inout URLRequest)``.
+    func isAuthenticationFailure(_ response: TransportResponse, for request: URLRequest) -> Bool
+
+    /// Deprecated: see ``apply(_:to:)-(_,inout URLRequest)``.
+    func isRequest(_ request: URLRequest, authenticatedWith credential: Credential) -> Bool
 }
 
 extension CredentialAuthenticator {
-    public func isAuthenticationFailure(_ response: TransportResponse, for request: URLRequest) -> Bool {
-        response.statusCode == 401
-    }
-
-    public func isRequest(_ request: URLRequest, authenticatedWith credential: Credential) -> Bool {
-        guard let url = request.url else { return false }
-        var probe = URLRequest(url: url)
-        apply(credential, to: &probe)
-        return probe.value(forHTTPHeaderField: "Authorization") == request.value(forHTTPHeaderField: "Authorization")
-    }
-
     public func requiresRefresh(_ credential: Credential) -> Bool { false }
 }
 

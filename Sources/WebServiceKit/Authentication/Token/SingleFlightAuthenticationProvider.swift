@@ -68,7 +68,7 @@ public final class SingleFlightAuthenticationProvider<Authenticator: CredentialA
     /// Whether a credential is held.
     public var isAuthenticated: Bool { credential != nil }
 
-    public func authenticate(_ request: URLRequest, for call: CallDescriptor) async throws -> URLRequest {
+    public func authenticate(_ request: WebServiceRequest, for call: CallDescriptor) async throws -> WebServiceRequest {
         guard request.value(forHTTPHeaderField: "Authorization") == nil, scope.admits(request.url, binding: true) else {
             return request
         }
@@ -82,7 +82,8 @@ public final class SingleFlightAuthenticationProvider<Authenticator: CredentialA
         return request
     }
 
-    public func handle(_ response: TransportResponse, to request: URLRequest, for call: CallDescriptor) async throws
+    public func handle(_ response: TransportResponse, to request: WebServiceRequest, for call: CallDescriptor)
+        async throws
         -> AuthenticationDecision
     {
         guard scope.admits(request.url, binding: false),

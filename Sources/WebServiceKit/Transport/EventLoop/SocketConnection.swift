@@ -236,6 +236,6 @@ extension URLError {
             .timedOut,
             reason:
                 "the call's timeout passed before its request was written (while connecting); nothing was sent. "
-                + "Raise the call's timeout (the descriptor's timeout or URLRequest.timeoutInterval)")
+                + "Raise the call's timeout (the descriptor's timeout or WebServiceRequest.timeoutInterval)")
     }
 }

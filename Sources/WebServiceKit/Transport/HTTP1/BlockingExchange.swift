@@ -16,7 +16,7 @@ import Foundation
 /// expired exchange ends at once with the machine's typed failure.
 struct BlockingExchange {
     private var machine: HTTP1ConnectionMachine
-    private let request: URLRequest
+    private let request: WebServiceRequest
     private let method: String
     private let url: URL
     private let host: String
@@ -36,7 +36,7 @@ struct BlockingExchange {
 
     /// An exchange of `request` on `connection`, which must finish by `deadline`.
     init(
-        _ request: URLRequest, url: URL, on connection: SocketConnection, deadline: DispatchTime?,
+        _ request: WebServiceRequest, url: URL, on connection: SocketConnection, deadline: DispatchTime?,
         context: TransportContext
     ) throws {
         self.request = request
@@ -45,7 +45,7 @@ struct BlockingExchange {
         self.connection = connection
         connection.deadline = deadline
         host = try SocketOperations.host(of: url)
-        method = request.httpMethod ?? "GET"
+        method = request.method
         body = RequestBodySource(request, streamLength: context.uploadLength, readers: .shared)
         intake = ResponseIntake(method: method, url: url, context: context)
         machine = HTTP1ConnectionMachine(

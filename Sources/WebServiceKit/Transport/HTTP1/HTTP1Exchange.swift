@@ -23,7 +23,7 @@
 
         private(set) var machine: HTTP1ConnectionMachine
         private let socket: LoopSocket
-        private let request: URLRequest
+        private let request: WebServiceRequest
         private let method: String
         private let url: URL
         private let host: String
@@ -54,7 +54,7 @@
         var loop: EventLoop { socket.loop }
 
         private init(
-            request: URLRequest, method: String, url: URL, host: String, body: RequestBodySource,
+            request: WebServiceRequest, method: String, url: URL, host: String, body: RequestBodySource,
             machine: HTTP1ConnectionMachine, socket: LoopSocket, context: TransportContext, resolver: HostResolver
         ) {
             self.request = request
@@ -75,11 +75,11 @@
         /// into `context`'s sink; `deadline` in nanoseconds of ``EventLoop/now()``. A streamed
         /// body's length is the context's (`nil`: unknown, sent chunked).
         static func run(
-            _ request: URLRequest, url: URL, on connection: LoopConnection, deadline: UInt64?,
+            _ request: WebServiceRequest, url: URL, on connection: LoopConnection, deadline: UInt64?,
             context: TransportContext, resolver: HostResolver = .shared, readers: BodyStreamReader = .shared
         ) async throws -> Outcome {
             let host = try SocketOperations.host(of: url)
-            let method = request.httpMethod ?? "GET"
+            let method = request.method
             let body = RequestBodySource(request, streamLength: context.uploadLength, readers: readers)
             let machine = HTTP1ConnectionMachine(
                 request: body.machineRequest(

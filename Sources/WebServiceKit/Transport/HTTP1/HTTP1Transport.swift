@@ -110,7 +110,7 @@ public final class HTTP1Transport: WebServiceTransport {
 
     /// Sends `request`, which must have an `http` URL; throws `URLError(.unsupportedURL)` for any
     /// other scheme.
-    public func send(_ request: URLRequest, context: TransportContext) async throws -> TransportResponse {
+    public func send(_ request: WebServiceRequest, context: TransportContext) async throws -> TransportResponse {
         // Never an `https` request in the clear.
         guard request.url?.scheme?.lowercased() == "http" else { throw URLError(.unsupportedURL) }
         guard let url = request.url else { throw URLError(.badURL) }
@@ -167,7 +167,7 @@ public final class HTTP1Transport: WebServiceTransport {
     /// Linux (``HTTP1Exchange``; no thread waits for the server), elsewhere on the connection's
     /// queue (``BlockingExchange``).
     private func send(
-        _ request: URLRequest, url: URL, deadline: DispatchTime?, context: TransportContext
+        _ request: WebServiceRequest, url: URL, deadline: DispatchTime?, context: TransportContext
     ) async throws -> TransportResponse {
         let origin = Self.origin(of: url)
         let connection = try await pool.connection(to: origin, deadline: deadline)
@@ -306,7 +306,7 @@ extension HTTP1ConnectionMachine.Failure {
             URLError(
                 .timedOut,
                 reason: "the call's timeout passed while \(phase.rawValue). Raise the call's timeout "
-                    + "(the descriptor's timeout or URLRequest.timeoutInterval)")
+                    + "(the descriptor's timeout or WebServiceRequest.timeoutInterval)")
         case .connectionLost(let reason): URLError(.networkConnectionLost, reason: reason)
         case .closedBeforeAnswering(let reason): HTTP1Transport.closedBeforeAnswering(method, reason: reason)
         }

@@ -32,7 +32,7 @@ struct RequestBodySource {
 
     /// The body of `request`: its stream (of `streamLength` bytes, `nil` unknown), read on one
     /// of `readers`' queues, or its bytes.
-    init(_ request: URLRequest, streamLength: Int64?, readers: BodyStreamReader) {
+    init(_ request: WebServiceRequest, streamLength: Int64?, readers: BodyStreamReader) {
         if let stream = request.httpBodyStream {
             content = .stream(BodyStreamFeed(stream: stream, length: streamLength, queue: readers.nextQueue()))
             length = streamLength
@@ -47,7 +47,7 @@ struct RequestBodySource {
 
     /// What ``HTTP1ConnectionMachine`` needs to know of `request` with this body: how the body
     /// goes out and whether it can go again, the expectation, and the rest as given.
-    func machineRequest(for request: URLRequest, keepsAlive: Bool, maySendAgain: Bool, deadline: UInt64?)
+    func machineRequest(for request: WebServiceRequest, keepsAlive: Bool, maySendAgain: Bool, deadline: UInt64?)
         -> HTTP1ConnectionMachine.Request
     {
         let expectation = request.value(forHTTPHeaderField: "Expect").map { $0.lowercased() == "100-continue" }
@@ -69,7 +69,7 @@ struct RequestBodySource {
     /// The head of `request` as `kind` frames the body, followed by the body when it goes with
     /// the head; `bodyBytes` of them are the body's.
     func head(
-        of request: URLRequest, method: String, url: URL, as kind: HTTP1ConnectionMachine.Request
+        of request: WebServiceRequest, method: String, url: URL, as kind: HTTP1ConnectionMachine.Request
     ) -> (bytes: [UInt8], bodyBytes: Int) {
         var bytes =
             HTTP1RequestHead(

@@ -127,17 +127,17 @@ public final class URLSessionTransport: WebServiceTransport {
     // The session belongs to the routing transport's peer when this one stands for it.
     deinit { if routing == nil { session.finishTasksAndInvalidate() } }
 
-    public func send(_ request: URLRequest, context: TransportContext) async throws -> TransportResponse {
+    public func send(_ request: WebServiceRequest, context: TransportContext) async throws -> TransportResponse {
         if let routing { return try await routing.send(request, context: context) }
         return try await sendThroughSession(request, context: context)
     }
 
-    private func sendThroughSession(_ request: URLRequest, context: TransportContext) async throws
+    private func sendThroughSession(_ request: WebServiceRequest, context: TransportContext) async throws
         -> TransportResponse
     {
         let exchange = TaskExchange(context: context)
         let deadline = request.timeoutInterval
-        let request = Self.withFoundationTimeout(request)
+        let request = Self.withFoundationTimeout(request).urlRequest
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation {
                 (continuation: CheckedContinuation<TransportResponse, any Error>) in
@@ -183,7 +183,7 @@ extension URLSessionTransport {
     /// or with one under a second would fail with `URLError(.timedOut)` about a millisecond after
     /// the first pause in its response. Foundation gets 2 s instead (past the deadline, which
     /// fires first), or 30 days for no deadline. Other requests go as they are.
-    static func withFoundationTimeout(_ request: URLRequest) -> URLRequest {
+    static func withFoundationTimeout(_ request: WebServiceRequest) -> WebServiceRequest {
         let deadline = request.timeoutInterval
         guard !(deadline >= 1) else { return request }
         var request = request
