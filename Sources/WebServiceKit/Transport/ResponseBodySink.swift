@@ -44,7 +44,9 @@ public final class ResponseBodySink: Sendable {
     /// ``isBackedUp`` after each read.
     let stream: StreamLimits?
     private let progress: ProgressReporter?
-    private let state = Locked(State())
+    /// What the sink holds; its extensions for streamed calls (Streaming/) and files a
+    /// transport wrote (Download/) read it too.
+    let state = Locked(State())
 
     /// The bounds of a streamed call's bodies (``CallFields/streamBufferSize``,
     /// ``CallFields/maximumStreamedBodySize``).
@@ -56,7 +58,7 @@ public final class ResponseBodySink: Sendable {
     /// The bytes of a file-bound body kept in memory for error handlers and errors.
     static let keptPrefix = 64 * 1024
 
-    private enum Destination {
+    enum Destination {
         /// No response begun yet, or the last one finished.
         case none
         case memory(Data)
@@ -69,7 +71,7 @@ public final class ResponseBodySink: Sendable {
         case live(LiveBody)
     }
 
-    private struct State {
+    struct State {
         var destination = Destination.none
         var statusCode = 0
         /// The body's expected length, for progress; `nil` when unknown.
@@ -104,7 +106,7 @@ public final class ResponseBodySink: Sendable {
     }
 
     /// The limit of a body kept in memory: the client's, or a streamed call's own.
-    private var memoryLimit: Int? { stream == nil ? maximumSize : stream?.maximumBodySize }
+    var memoryLimit: Int? { stream == nil ? maximumSize : stream?.maximumBodySize }
 
     /// How many response heads arrived so far: each body begun here, and each head a transport
     /// noted without a body (``noteHeadArrived()``). The retry policy retries a timeout only
@@ -194,57 +196,6 @@ public final class ResponseBodySink: Sendable {
         }.get()
     }
 
-    // MARK: Streamed calls
-
-    /// Sets the live body the next response head of a streamed call begins, and what is told of
-    /// that head. The call's previous live body, if any, is cancelled first: a new request means
-    /// the previous response was not the call's answer (a redirect, a challenge, a retried
-    /// failure), and its connection is closed rather than read to its end. Its transport is
-    /// waited for, so that the call's responses still go through the sink one at a time: a
-    /// transport that had not yet seen its cancellation would otherwise begin, append to or finish
-    /// the new body.
-    func expectLive(_ body: LiveBody, onHead: @escaping @Sendable (TransportResponse) -> Void) async {
-        let previous = state.withLock { state -> [LiveBody] in
-            defer {
-                state.pendingLive = nil
-                state.currentLive = nil
-            }
-            return [state.pendingLive?.body, state.currentLive].compactMap { $0 }
-        }
-        for body in previous { body.cancel(nil) }
-        for body in previous { await body.transportEnded() }
-        state.withLock { $0.pendingLive = (body, onHead) }
-    }
-
-    /// Cancels the call's live bodies but `kept` (the answer's, which the consumer reads): the
-    /// call ended, and a body nobody will read must not hold its connection.
-    func endLive(keeping kept: LiveBody?) {
-        let bodies = state.withLock { state -> [LiveBody] in
-            defer {
-                state.pendingLive = nil
-                state.currentLive = nil
-            }
-            return [state.pendingLive?.body, state.currentLive].compactMap { $0 }
-        }
-        for body in bodies where body !== kept { body.cancel(nil) }
-    }
-
-    /// Whether a streamed call's consumer has a full buffer: a transport that can stop reading
-    /// does so after the read it just made, and reads again when ``whenDrained(_:)`` says.
-    /// Always `false` for other calls (no lock taken).
-    var isBackedUp: Bool {
-        guard stream != nil else { return false }
-        guard case .live(let body) = state.withLock({ $0.destination }) else { return false }
-        return body.isBackedUp
-    }
-
-    /// Calls `resume` once the streamed body being read has room again (at once when it has, or
-    /// when it is not live).
-    func whenDrained(_ resume: @escaping @Sendable () -> Void) {
-        guard case .live(let body) = state.withLock({ $0.destination }) else { return resume() }
-        body.whenDrained(resume)
-    }
-
     /// Appends the next bytes of the body begun last: to memory (within ``maximumSize``) or to the
     /// call's file, counting them as download progress.
     ///
@@ -331,42 +282,6 @@ public final class ResponseBodySink: Sendable {
         return response
     }
 
-    /// Takes the whole body of the response begun last from a file the transport wrote itself (a
-    /// `URLSession` download task's, which Foundation deletes afterwards): a file-bound body's
-    /// file is moved to the call's file (its first 64 KiB read back for error handlers); any
-    /// other body (a redirect's, a challenge's) is read into memory within the limit.
-    func adopt(fileAt location: URL) throws(WebServiceError) {
-        try state.withLockResult { (state: inout State) throws(WebServiceError) in
-            if let failure = state.failure { throw failure }
-            switch state.destination {
-            case .none, .adopted, .live: throw Self.notBegun
-            case .file(let file, _):
-                file.close()
-                guard let download else { throw Self.notBegun }
-                let (length, prefix) = try download.adopt(location, prefixLength: Self.keptPrefix)
-                state.destination = .adopted(length: length, prefix: prefix)
-            case .memory:
-                let limit = memoryLimit.map { $0 < Int.max ? $0 + 1 : $0 }
-                guard let handle = FileHandle(forReadingAtPath: location.path) else {
-                    throw .transport(URLError(.cannotOpenFile, reason: "the body's file cannot be opened"))
-                }
-                defer { try? handle.close() }
-                let data: Data
-                do {
-                    if let limit {
-                        data = try handle.read(upToCount: limit) ?? Data()
-                    } else {
-                        data = try handle.readToEnd() ?? Data()
-                    }
-                } catch {
-                    throw .transport(URLError(.cannotOpenFile, reason: "the body's file cannot be read: \(error)"))
-                }
-                try Self.admit(Int64(data.count), into: &state, limit: memoryLimit)
-                state.destination = .memory(data)
-            }
-        }.get()
-    }
-
     /// Counts `received` bytes of the body begun last that the transport counts itself (a file it
     /// wrote itself, a coded body's bytes on the wire), as download progress. Before any body is
     /// begun (Foundation may report bytes before it tells the status), they are reported as they
@@ -426,7 +341,7 @@ public final class ResponseBodySink: Sendable {
 
     /// Throws (and remembers) ``WebServiceError/responseTooLarge(limit:statusCode:)`` when
     /// `byteCount` is over `limit`; the only place the limit is compared.
-    private static func admit(_ byteCount: Int64, into state: inout State, limit: Int?) throws(WebServiceError) {
+    static func admit(_ byteCount: Int64, into state: inout State, limit: Int?) throws(WebServiceError) {
         guard let failure = refusal(byteCount, limit: limit, statusCode: state.statusCode) else { return }
         state.failure = failure
         state.destination = .memory(Data())
@@ -445,13 +360,13 @@ public final class ResponseBodySink: Sendable {
         data.append(base.assumingMemoryBound(to: UInt8.self), count: bytes.count)
     }
 
-    private static let notBegun = WebServiceError.invalidCall(
+    static let notBegun = WebServiceError.invalidCall(
         "a transport appended to or finished a response body it had not begun (ResponseBodySink.begin)")
 }
 
 extension Locked {
     /// Runs `body`, which throws a typed error, with exclusive access to the value.
-    fileprivate func withLockResult<T>(
+    func withLockResult<T>(
         _ body: (inout Value) throws(WebServiceError) -> T
     ) -> Result<T, WebServiceError> {
         withLock { (value: inout Value) -> Result<T, WebServiceError> in
