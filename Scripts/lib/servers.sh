@@ -209,7 +209,7 @@ copy_extensions = copy
 commonName = supplied
 EOF
     local name san
-    for name in leaf expired wrong-host; do
+    for name in leaf expired not-yet-valid wrong-host; do
         case $name in
             wrong-host) san="DNS:wrong.example" ;;
             *) san="IP:127.0.0.1,DNS:localhost" ;;
@@ -219,6 +219,7 @@ EOF
             -addext "extendedKeyUsage=serverAuth" 2>/dev/null
         local dates=(-days 30)
         [ "$name" = expired ] && dates=(-startdate 20200101000000Z -enddate 20200102000000Z)
+        [ "$name" = not-yet-valid ] && dates=(-startdate 20990101000000Z -enddate 20991231000000Z)
         openssl ca -batch -config "$dir/ca.cnf" -notext "${dates[@]}" -in "$dir/$name.csr" \
             -out "$dir/$name.pem" 2>/dev/null
         cat "$dir/$name.pem" "$dir/ca.pem" >"$dir/$name-chain.pem"
