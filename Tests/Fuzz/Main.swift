@@ -30,6 +30,7 @@ let fuzzTargets: [(name: String, run: @Sendable ([UInt8]) -> Void)] = [
     ("sse", ServerSentEventTarget.run),
     ("stream-formats", ResponseStreamFormatTarget.run),
     ("http1-machine", HTTP1ConnectionMachineTarget.run),
+    ("tls-session", TLSSessionTarget.run),
 ]
 
 /// The target `WEBSERVICEKIT_FUZZ_TARGET` names; `nil` when it names none.
