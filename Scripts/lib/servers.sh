@@ -249,6 +249,8 @@ start_tls_nginx() {
     dir="$SERVER_LOG_DIR/tls"
     mkdir -p "$dir"
     make_tls_certificates "$dir"
+    mkdir -p "$dir/files"
+    head -c 3145728 /dev/urandom >"$dir/files/three-mib.bin"
     # Four different ports (free_port may hand out a port twice when asked in a row).
     local ports=()
     while [ "${#ports[@]}" -lt 4 ]; do

@@ -56,6 +56,7 @@ int wsk_openssl_load(wsk_openssl *api, const char *const *names, char *reason, s
     WSK_BIND(SSL_set_accept_state);
     WSK_BIND(SSL_do_handshake);
     WSK_BIND(SSL_read);
+    WSK_BIND(SSL_pending);
     WSK_BIND(SSL_write);
     WSK_BIND(SSL_get_error);
     WSK_BIND(SSL_shutdown);

@@ -28,6 +28,7 @@ typedef struct wsk_openssl {
     void (*SSL_set_accept_state)(void *ssl);
     int (*SSL_do_handshake)(void *ssl);
     int (*SSL_read)(void *ssl, void *buffer, int count);
+    int (*SSL_pending)(const void *ssl);
     int (*SSL_write)(void *ssl, const void *buffer, int count);
     int (*SSL_get_error)(const void *ssl, int result);
     int (*SSL_shutdown)(void *ssl);

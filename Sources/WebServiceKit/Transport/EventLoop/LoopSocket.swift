@@ -25,6 +25,9 @@
         /// What the registration waits for now, so that a change costs a system call only when
         /// it is one.
         private var interest: IOInterest = []
+        /// The connection's TLS, once its handshake began (an `https` origin); `nil` in the clear.
+        /// It lives and ends with the socket.
+        var tls: TLSStream?
 
         init(loop: EventLoop) { self.loop = loop }
 
@@ -35,7 +38,7 @@
         /// (``SocketOperations/isQuiet(_:)``): on the loop, before a request goes out on it.
         var isQuiet: Bool {
             precondition(loop.inLoop, "isQuiet off the socket's loop")
-            return fd >= 0 && SocketOperations.isQuiet(fd)
+            return fd >= 0 && SocketOperations.isQuiet(fd) && !(tls?.hasBufferedInput ?? false)
         }
 
         /// Connects to the first of `addresses` that accepts, then calls `completion`.
@@ -113,6 +116,7 @@
         func close() {
             precondition(loop.inLoop, "close off the socket's loop")
             onEvent = nil
+            tls = nil
             open.withLock { $0 = false }
             if let registration { loop.deregister(registration) }
             registration = nil

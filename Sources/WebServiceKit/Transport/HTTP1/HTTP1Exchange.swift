@@ -30,6 +30,8 @@
         private let port: Int
         private let context: TransportContext
         private let resolver: HostResolver
+        /// The TLS settings of an `https` origin; `nil` in the clear.
+        private let tls: TLSContext?
         private var body: RequestBodySource
         private var output = OutgoingBytes()
         /// Touched off the loop only by a download's file writer (``FileIntake``), while it has it.
@@ -48,6 +50,8 @@
         /// Counts the times the request went out, so that a piece asked for an earlier one is
         /// dropped.
         private var attempt = 0
+        /// Whether a read of what the TLS stream holds is on the loop's queue.
+        private var readScheduled = false
         /// For the call's metrics: times and bytes of the request.
         private var figures = DirectRequestFigures()
 
@@ -55,13 +59,15 @@
 
         private init(
             request: WebServiceRequest, method: String, url: URL, host: String, body: RequestBodySource,
-            machine: HTTP1ConnectionMachine, socket: LoopSocket, context: TransportContext, resolver: HostResolver
+            machine: HTTP1ConnectionMachine, socket: LoopSocket, context: TransportContext, resolver: HostResolver,
+            tls: TLSContext?
         ) {
             self.request = request
             self.method = method
             self.url = url
             self.host = host
-            port = url.port ?? 80
+            self.tls = tls
+            port = url.port ?? (tls == nil ? 80 : 443)
             self.body = body
             self.machine = machine
             self.socket = socket
@@ -73,10 +79,12 @@
 
         /// Sends `request` on `connection` (opened when it is not open yet) and reads its response
         /// into `context`'s sink; `deadline` in nanoseconds of ``EventLoop/now()``. A streamed
-        /// body's length is the context's (`nil`: unknown, sent chunked).
+        /// body's length is the context's (`nil`: unknown, sent chunked). With `tls`, a new
+        /// connection's TLS handshake follows its connect, and everything goes through it.
         static func run(
             _ request: WebServiceRequest, url: URL, on connection: LoopConnection, deadline: UInt64?,
-            context: TransportContext, resolver: HostResolver = .shared, readers: BodyStreamReader = .shared
+            context: TransportContext, tls: TLSContext? = nil, resolver: HostResolver = .shared,
+            readers: BodyStreamReader = .shared
         ) async throws -> Outcome {
             let host = try SocketOperations.host(of: url)
             let method = request.method
@@ -87,7 +95,7 @@
                     deadline: deadline))
             let exchange = HTTP1Exchange(
                 request: request, method: method, url: url, host: host, body: body, machine: machine,
-                socket: connection.socket, context: context, resolver: resolver)
+                socket: connection.socket, context: context, resolver: resolver, tls: tls)
             let loop = connection.loop
             return try await withTaskCancellationHandler {
                 try await withCheckedThrowingContinuation { continuation in
@@ -138,8 +146,9 @@
         private func watch() {
             guard socket.isOpen, !machine.isDone, machine.state != .connecting else { return }
             var interest: IOInterest = machine.isReading && !(files?.isBusy ?? false) ? .read : []
-            if !output.isEmpty { interest.formUnion(.write) }
+            if !output.isEmpty || socket.tls?.hasPendingOutput == true { interest.formUnion(.write) }
             socket.watch(interest)
+            if interest.contains(.read) { readBufferedRecords() }
         }
 
         /// Fails the call with `error` through the machine.
@@ -150,13 +159,17 @@
 
         private func onSocket(_ events: IOEvents) {
             if !events.isDisjoint(with: [.readable, .hangUp, .error]) { receive() }
-            guard !machine.isDone, !output.isEmpty, !events.isDisjoint(with: [.writable, .error]) else { return }
-            flush()
+            guard !machine.isDone, !events.isDisjoint(with: [.writable, .error]) else { return }
+            if !output.isEmpty { return flush() }
+            // Records of what went out that the socket had not taken yet.
+            if let tls = socket.tls, tls.hasPendingOutput { flushRecords(tls) }
         }
 
         private func receive() {
             let buffer = loop.readBuffer
-            let transfer = SocketOperations.receive(socket.fd, into: buffer)
+            let transfer =
+                socket.tls.map { $0.receive(socket.fd, into: buffer) }
+                ?? SocketOperations.receive(socket.fd, into: buffer)
             if case .moved(let count) = transfer, count > 0 {
                 figures.received(count)
                 if let files { return pass(UnsafeRawBufferPointer(rebasing: buffer[..<count]), to: files) }
@@ -180,6 +193,22 @@
             case .failed(let reason): .broke(reason)
             case .peerClosed: .broke("the server reset the connection")
             default: .inputEnded
+            }
+        }
+
+        /// Reads on, on a later turn of the loop, what the TLS stream holds already: the socket will
+        /// not say readable for records it has handed over.
+        private func readBufferedRecords() {
+            guard !readScheduled, let tls = socket.tls, tls.hasBufferedInput else { return }
+            readScheduled = true
+            let stream = ObjectIdentifier(tls)
+            _ = loop.execute { [self] in
+                readScheduled = false
+                guard socket.tls.map(ObjectIdentifier.init) == stream, !machine.isDone, machine.isReading,
+                    !(files?.isBusy ?? false)
+                else { return }
+                receive()
+                watch()
             }
         }
 
@@ -263,6 +292,7 @@
                         guard !machine.isDone else { return }
                         switch result {
                         case .success:
+                            if let tls { return startTLS(tls) }
                             figures.connectedAt = MetricsClock.now()
                             handle(.connected(now: EventLoop.now()))
                         case .failure(let error): handle(error)
@@ -270,6 +300,57 @@
                     }
                 case .failure(let error): handle(error)
                 }
+            }
+        }
+
+        /// Begins the TLS handshake of the connection just made; the machine hears `connected` once
+        /// it is done, so a deadline during it names the connecting phase.
+        private func startTLS(_ context: TLSContext) {
+            do {
+                socket.tls = TLSStream(session: try TLSSession(context: context, role: .client(host: host)))
+            } catch {
+                return handle(error.urlError)
+            }
+            socket.watch(.read) { [unowned self] events in handshake(events) }
+            handshake([])
+        }
+
+        /// Moves the handshake on: reads what came, answers, and says `connected` when it is done.
+        private func handshake(_ events: IOEvents) {
+            guard !machine.isDone, let tls = socket.tls else { return }
+            if !events.isDisjoint(with: [.readable, .hangUp, .error]) {
+                switch tls.receiveRecords(socket.fd) {
+                case .failed(let reason): return handle(.broke(reason))
+                case .peerClosed: return handle(.broke("the server reset the connection during the TLS handshake"))
+                default: break
+                }
+            }
+            let done: Bool
+            do {
+                done = try tls.session.handshake()
+            } catch {
+                // The alert that says why goes out, as far as the socket takes it.
+                _ = tls.flush(to: socket.fd)
+                return handle(error.urlError)
+            }
+            switch tls.flush(to: socket.fd) {
+            case .failed(let reason): return handle(.broke(reason))
+            case .peerClosed: return handle(.broke("the server reset the connection during the TLS handshake"))
+            default: break
+            }
+            guard done, !tls.hasPendingOutput else {
+                return socket.watch(tls.hasPendingOutput ? [.read, .write] : .read)
+            }
+            figures.connectedAt = MetricsClock.now()
+            handle(.connected(now: EventLoop.now()))
+        }
+
+        /// Writes the records a TLS write left waiting; the machine heard `written` already.
+        private func flushRecords(_ tls: TLSStream) {
+            switch tls.flush(to: socket.fd) {
+            case .moved, .wouldBlock: watch()
+            case .peerClosed: handle(.writeRefused)
+            case .failed(let reason): handle(.broke(reason))
             }
         }
 
@@ -285,7 +366,11 @@
         /// Writes what is pending until the socket takes no more.
         private func flush() {
             let before = output.bodyBytesSent
-            switch output.flush(to: socket.fd) {
+            let (fd, tls) = (socket.fd, socket.tls)
+            let transfer = output.flush { bytes in
+                tls.map { $0.send(fd, bytes) } ?? SocketOperations.send(fd, bytes)
+            }
+            switch transfer {
             case .moved:
                 if output.bodyBytesSent > before {
                     context.reportUploadProgress(sent: output.bodyBytesSent, expected: body.length ?? -1)

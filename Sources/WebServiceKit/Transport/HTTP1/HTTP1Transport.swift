@@ -55,6 +55,13 @@ public final class HTTP1Transport: WebServiceTransport {
     /// Every connection of this transport, kept-alive or not, counts against its caps
     /// (``ConnectionPool/limits(for:)``).
     let pool: ConnectionPool
+    /// How `https` origins are trusted, when this transport carries them (on the event loop,
+    /// through the system's OpenSSL: Transport/TLS); `nil`: `http` only. Not public yet: the
+    /// routing transport sends `https` through URLSession until server-trust policies are
+    /// enforced here too (issue 34).
+    let tlsTrust: TLSContext.Trust?
+    /// The TLS context, made on the first `https` request (when OpenSSL is opened).
+    private let tlsContext = Locked<Result<TLSContext, TLSFailure>?>(nil)
 
     /// Creates a transport with the connection caps, additional header fields and cookies of
     /// `configuration` (`.default` shares `HTTPCookieStorage.shared`; `.ephemeral` keeps cookies
@@ -83,10 +90,36 @@ public final class HTTP1Transport: WebServiceTransport {
 
     /// A transport with the caps of `configuration` (or `limits`) whose requests get `bridge`'s
     /// fields and cookies (a routing transport's, shared with its session).
-    init(configuration: URLSessionConfiguration, bridge: RequestBridge, limits: ConnectionPool.Limits?) {
+    init(
+        configuration: URLSessionConfiguration, bridge: RequestBridge, limits: ConnectionPool.Limits?,
+        tlsTrust: TLSContext.Trust? = nil
+    ) {
         pool = ConnectionPool(
             limits: limits ?? ConnectionPool.limits(for: configuration), onThreads: Self.runsOnThreads)
         self.bridge = bridge
+        self.tlsTrust = tlsTrust
+    }
+
+    /// The TLS context of this transport's `https` origins, made once; its failure (OpenSSL
+    /// missing, a CA file that cannot be read) fails each `https` call.
+    private func tls() throws -> TLSContext {
+        #if canImport(CWebServiceKitSystem)
+            let result = tlsContext.withLock { stored -> Result<TLSContext, TLSFailure> in
+                if let stored { return stored }
+                let made = Result { () throws(TLSFailure) -> TLSContext in
+                    try TLSContext.client(trust: tlsTrust ?? .init(), library: try OpenSSLLibrary.shared.get())
+                }
+                stored = made
+                return made
+            }
+            do {
+                return try result.get()
+            } catch {
+                throw error.urlError
+            }
+        #else
+            throw URLError(.unsupportedURL)
+        #endif
     }
 
     /// Whether exchanges run on threads over blocking sockets (``BlockingExchange``) rather than
@@ -111,8 +144,12 @@ public final class HTTP1Transport: WebServiceTransport {
     /// Sends `request`, which must have an `http` URL; throws `URLError(.unsupportedURL)` for any
     /// other scheme.
     public func send(_ request: WebServiceRequest, context: TransportContext) async throws -> TransportResponse {
-        // Never an `https` request in the clear.
-        guard request.url?.scheme?.lowercased() == "http" else { throw URLError(.unsupportedURL) }
+        // Never an `https` request in the clear: only through TLS on the event loop, when asked.
+        switch request.url?.scheme?.lowercased() {
+        case "http": break
+        case "https" where tlsTrust != nil && !Self.runsOnThreads: break
+        default: throw URLError(.unsupportedURL)
+        }
         guard let url = request.url else { throw URLError(.badURL) }
         let deadline = request.timeoutInterval > 0 ? DispatchTime.now() + request.timeoutInterval : nil
         return try await send(request, url: url, deadline: deadline, context: context)
@@ -170,6 +207,7 @@ public final class HTTP1Transport: WebServiceTransport {
         _ request: WebServiceRequest, url: URL, deadline: DispatchTime?, context: TransportContext
     ) async throws -> TransportResponse {
         let origin = Self.origin(of: url)
+        let tls = url.scheme?.lowercased() == "https" ? try self.tls() : nil
         let connection = try await pool.connection(to: origin, deadline: deadline)
         let outcome: Outcome
         do {
@@ -177,7 +215,8 @@ public final class HTTP1Transport: WebServiceTransport {
             #if os(Linux) && canImport(CWebServiceKitSystem)
                 case .loop(let socket):
                     outcome = try await HTTP1Exchange.run(
-                        request, url: url, on: socket, deadline: deadline?.uptimeNanoseconds, context: context)
+                        request, url: url, on: socket, deadline: deadline?.uptimeNanoseconds, context: context,
+                        tls: tls)
             #endif
             case .blocking(let socket, let queue):
                 let exchange = UnsafeSendable(
@@ -197,8 +236,11 @@ public final class HTTP1Transport: WebServiceTransport {
         return outcome.response
     }
 
-    /// The key of `url`'s origin in the pool: host and port (the scheme is always `http` here).
-    private static func origin(of url: URL) -> String { "\(url.host?.lowercased() ?? ""):\(url.port ?? 80)" }
+    /// The key of `url`'s origin in the pool: scheme, host and port (RFC 9110 §4.3.1).
+    private static func origin(of url: URL) -> String {
+        let scheme = url.scheme?.lowercased() ?? "http"
+        return "\(scheme)://\(url.host?.lowercased() ?? ""):\(url.port ?? (scheme == "https" ? 443 : 80))"
+    }
 
     /// Runs the blocking `work` on the thread `start` gives it, and waits for it without blocking
     /// the task; cancelling the task cancels `connection`, which ends any wait of `work` at once.

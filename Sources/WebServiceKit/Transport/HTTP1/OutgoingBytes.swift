@@ -31,14 +31,15 @@
             if restarting { bodyBytesSent = 0 }
         }
 
-        /// Writes until nothing waits (`.moved` with the bytes of this call) or the socket takes
-        /// no more (`.wouldBlock`), or the connection refuses them.
-        mutating func flush(to fd: Int32) -> SocketOperations.Transfer {
+        /// Writes with `send` (the socket's, or its TLS stream's) until nothing waits (`.moved`
+        /// with the bytes of this call) or the socket takes no more (`.wouldBlock`), or the
+        /// connection refuses them.
+        mutating func flush(with send: (UnsafeRawBufferPointer) -> SocketOperations.Transfer)
+            -> SocketOperations.Transfer
+        {
             var moved = 0
             while let first = pending.first {
-                let transfer = first.withUnsafeBytes {
-                    SocketOperations.send(fd, UnsafeRawBufferPointer(rebasing: $0[offset...]))
-                }
+                let transfer = first.withUnsafeBytes { send(UnsafeRawBufferPointer(rebasing: $0[offset...])) }
                 guard case .moved(let count) = transfer else { return transfer }
                 moved += count
                 wireBytes += Int64(count)

@@ -129,6 +129,10 @@
             return bytes
         }
 
+        /// Whether received bytes wait to be read: plaintext OpenSSL decrypted, or records it has
+        /// not read yet. A loop that waits for the socket to be readable must read these first.
+        var hasBufferedInput: Bool { api.SSL_pending(ssl) > 0 || api.BIO_ctrl(input, Self.pending, 0, nil) > 0 }
+
         /// Whether records wait to be sent.
         var hasOutput: Bool { api.BIO_ctrl(output, Self.pending, 0, nil) > 0 }
 

@@ -1,0 +1,103 @@
+#if os(Linux) && canImport(CWebServiceKitSystem)
+    /// A connection's ``TLSSession`` over its socket, for the event loop's driver: the plaintext
+    /// side of `send` and `receive`, with the records moved to and from the descriptor, never
+    /// waiting. Records a write produced that the socket did not take yet wait here
+    /// (``hasPendingOutput``): the driver keeps the socket watched for writing until they went.
+    ///
+    /// Touched only on the socket's loop thread.
+    final class TLSStream {
+        let session: TLSSession
+        /// Records not yet written, from `outputOffset` on.
+        private var output: [UInt8] = []
+        private var outputOffset = 0
+        /// Where records are read from the socket.
+        private var records = [UInt8](repeating: 0, count: 16 * 1024 + 512)
+
+        init(session: TLSSession) { self.session = session }
+
+        /// Whether records wait to be written.
+        var hasPendingOutput: Bool { outputOffset < output.count || session.hasOutput }
+
+        /// Whether received bytes wait to be read without the socket (``TLSSession/hasBufferedInput``).
+        var hasBufferedInput: Bool { session.hasBufferedInput }
+
+        /// Writes the waiting records: `.moved(0)` once none waits, else what stopped them.
+        func flush(to fd: Int32) -> SocketOperations.Transfer {
+            if session.hasOutput {
+                if outputOffset > 0 {
+                    output.removeFirst(outputOffset)
+                    outputOffset = 0
+                }
+                output += session.takeOutput()
+            }
+            while outputOffset < output.count {
+                let transfer = output.withUnsafeBytes {
+                    SocketOperations.send(fd, UnsafeRawBufferPointer(rebasing: $0[outputOffset...]))
+                }
+                guard case .moved(let count) = transfer else { return transfer }
+                outputOffset += count
+            }
+            output.removeAll(keepingCapacity: true)
+            outputOffset = 0
+            return .moved(0)
+        }
+
+        /// Encrypts `plaintext` and writes its records: `.moved(plaintext.count)` once it is taken
+        /// (its records may still wait, see ``hasPendingOutput``); `.wouldBlock` without taking
+        /// anything while earlier records wait.
+        func send(_ fd: Int32, _ plaintext: UnsafeRawBufferPointer) -> SocketOperations.Transfer {
+            let earlier = flush(to: fd)
+            guard case .moved = earlier else { return earlier }
+            do {
+                try session.write(plaintext)
+            } catch {
+                return .failed(error.message)
+            }
+            switch flush(to: fd) {
+            case .moved, .wouldBlock: return .moved(plaintext.count)
+            case let other: return other
+            }
+        }
+
+        /// Reads plaintext into `buffer`: `.moved(n)`, `.moved(0)` after the peer's `close_notify`,
+        /// `.wouldBlock` when the socket has no more records for now, or the failure (a connection
+        /// that ends without `close_notify` is one: what was read may be cut short).
+        func receive(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer) -> SocketOperations.Transfer {
+            while true {
+                do {
+                    switch try session.read(into: buffer) {
+                    case .bytes(let count): return .moved(count)
+                    case .closed: return .moved(0)
+                    case .needsInput: break
+                    }
+                } catch {
+                    return .failed(error.message)
+                }
+                let transfer = records.withUnsafeMutableBytes { SocketOperations.receive(fd, into: $0) }
+                switch transfer {
+                case .moved(let count) where count > 0:
+                    records.withUnsafeBytes { session.receive(UnsafeRawBufferPointer(rebasing: $0[..<count])) }
+                case .moved:
+                    session.receiveEnd()
+                default:
+                    return transfer
+                }
+            }
+        }
+
+        /// Reads the records the socket has into the session, for the handshake: `.moved(count)`,
+        /// `.moved(0)` at the peer's end (said to the session), or what stopped it.
+        func receiveRecords(_ fd: Int32) -> SocketOperations.Transfer {
+            let transfer = records.withUnsafeMutableBytes { SocketOperations.receive(fd, into: $0) }
+            switch transfer {
+            case .moved(let count) where count > 0:
+                records.withUnsafeBytes { session.receive(UnsafeRawBufferPointer(rebasing: $0[..<count])) }
+            case .moved:
+                session.receiveEnd()
+            default:
+                break
+            }
+            return transfer
+        }
+    }
+#endif
