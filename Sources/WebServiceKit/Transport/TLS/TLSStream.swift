@@ -73,20 +73,15 @@
                 } catch {
                     return .failed(error.message)
                 }
-                let transfer = records.withUnsafeMutableBytes { SocketOperations.receive(fd, into: $0) }
-                switch transfer {
-                case .moved(let count) where count > 0:
-                    records.withUnsafeBytes { session.receive(UnsafeRawBufferPointer(rebasing: $0[..<count])) }
-                case .moved:
-                    session.receiveEnd()
-                default:
-                    return transfer
-                }
+                // More records, or the peer's end (the next read then says what it means).
+                let transfer = receiveRecords(fd)
+                guard case .moved = transfer else { return transfer }
             }
         }
 
-        /// Reads the records the socket has into the session, for the handshake: `.moved(count)`,
-        /// `.moved(0)` at the peer's end (said to the session), or what stopped it.
+        /// Reads the records the socket has into the session (for the handshake, and for
+        /// ``receive(_:into:)``): `.moved(count)`, `.moved(0)` at the peer's end (said to the
+        /// session), or what stopped it.
         func receiveRecords(_ fd: Int32) -> SocketOperations.Transfer {
             let transfer = records.withUnsafeMutableBytes { SocketOperations.receive(fd, into: $0) }
             switch transfer {
