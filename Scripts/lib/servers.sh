@@ -289,6 +289,29 @@ start_tls_nginx() {
     return 1
 }
 
+# Starts the TLS server that ends its answers with and without close_notify
+# (Tests/Servers/tls_truncating_server.py) with the certificates of start_tls_nginx, and exports
+# WEBSERVICEKIT_TLS_TRUNCATING_URL.
+start_tls_truncating_server() {
+    local dir="$SERVER_LOG_DIR/tls" port_file="$SERVER_LOG_DIR/tls-truncating.port"
+    rm -f "$port_file"
+    python3 "$REPO_ROOT/Tests/Servers/tls_truncating_server.py" "$dir/leaf-chain.pem" "$dir/leaf.key" "$port_file" \
+        >"$SERVER_LOG_DIR/tls-truncating.log" 2>&1 &
+    SERVER_PIDS+=($!)
+    local _
+    for _ in $(seq 1 150); do
+        if [ -s "$port_file" ]; then
+            export WEBSERVICEKIT_TLS_TRUNCATING_URL="https://127.0.0.1:$(cat "$port_file")/"
+            log "tls truncating server at $WEBSERVICEKIT_TLS_TRUNCATING_URL"
+            return 0
+        fi
+        sleep 0.1
+    done
+    log "the tls truncating server did not start; its log:"
+    cat "$SERVER_LOG_DIR/tls-truncating.log" >&2 || true
+    return 1
+}
+
 stop_servers() {
     for pid in "${SERVER_PIDS[@]}"; do
         kill "$pid" 2>/dev/null || true

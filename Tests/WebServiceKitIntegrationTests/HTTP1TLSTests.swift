@@ -103,6 +103,41 @@ final class HTTP1TLSTests: XCTestCase {
         }
     }
 
+    // MARK: - The end of a body framed by the connection's end (RFC 9112 §6.3)
+
+    /// A body read to the connection's end is whole only when TLS `close_notify` ends it
+    /// (Python's `ssl` server: Tests/Servers/tls_truncating_server.py).
+    func testABodyEndedByCloseNotifyIsWhole() async throws {
+        let value = try await client("WEBSERVICEKIT_TLS_TRUNCATING_URL").perform(
+            WebServiceCall<String>(relativePath: "close-notify"))
+        XCTAssertEqual(value, String(repeating: "partial body ", count: 100))
+    }
+
+    /// The same body ended by the TCP close without `close_notify` may be cut short: a typed
+    /// error, never a short success.
+    func testABodyEndedWithoutCloseNotifyIsATruncation() async throws {
+        let client = try client("WEBSERVICEKIT_TLS_TRUNCATING_URL")
+        do {
+            let value = try await client.perform(WebServiceCall<String>(relativePath: "no-close-notify"))
+            XCTFail("a body without close_notify was taken: \(value.count) characters")
+        } catch {
+            guard case .transport(let urlError) = error else { return XCTFail("\(error)") }
+            XCTAssertEqual(urlError.code, .networkConnectionLost, "\(error)")
+            XCTAssertTrue("\(error)".contains("close_notify"), "\(error)")
+        }
+    }
+
+    /// A body shorter than its `Content-Length` is incomplete whatever TLS says.
+    func testALengthCutShortIsAnErrorEvenWithCloseNotify() async throws {
+        let client = try client("WEBSERVICEKIT_TLS_TRUNCATING_URL")
+        do {
+            _ = try await client.perform(WebServiceCall<String>(relativePath: "length-cut"))
+            XCTFail("a body short of its Content-Length was taken")
+        } catch {
+            guard case .transport = error else { return XCTFail("\(error)") }
+        }
+    }
+
     /// A transport without a TLS trust (every public one, for now) still refuses `https`.
     func testHTTPSWithoutATLSTrustIsRefused() async throws {
         let client = WebServiceClient(
