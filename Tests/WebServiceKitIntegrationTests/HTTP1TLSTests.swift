@@ -138,6 +138,23 @@ final class HTTP1TLSTests: XCTestCase {
         }
     }
 
+    /// A kept-alive TLS connection the client closes (here: its transport goes away, and its
+    /// pool closes the idle connection) says `close_notify` first (RFC 8446 §6.1), as the server
+    /// reads it. Checked to fail without it: with the close's `close_notify` left out, the server
+    /// records "no close_notify".
+    func testClosingAKeptAliveConnectionSaysCloseNotify() async throws {
+        let tag = UUID().uuidString
+        do {
+            let client = try client("WEBSERVICEKIT_TLS_TRUNCATING_URL")
+            let value = try await client.perform(WebServiceCall<String>(relativePath: "keep?tag=\(tag)"))
+            XCTAssertEqual(value, "kept")
+        }
+        // The client, its transport and pool are gone: the idle connection closes on its loop.
+        let end = try await client("WEBSERVICEKIT_TLS_TRUNCATING_URL").perform(
+            WebServiceCall<String>(relativePath: "closed?tag=\(tag)"))
+        XCTAssertEqual(end, "close_notify")
+    }
+
     /// A transport without a TLS trust (every public one, for now) still refuses `https`.
     func testHTTPSWithoutATLSTrustIsRefused() async throws {
         let client = WebServiceClient(

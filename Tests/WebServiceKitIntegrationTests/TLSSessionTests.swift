@@ -152,6 +152,27 @@ final class TLSSessionTests: XCTestCase {
         }
     }
 
+    /// After a fatal error (a damaged record) the session is not shut down: `close()` queues no
+    /// `close_notify` (OpenSSL must not be asked to); on a healthy session it does.
+    func testNoCloseNotifyAfterAFatalError() throws {
+        let client = try TLSSession(context: try clientContext(), role: .client(host: "localhost"))
+        let server = try TLSSession(context: try serverContext("leaf"), role: .server)
+        XCTAssertNil(try handshake(client, server))
+        try Array("data".utf8).withUnsafeBytes { try server.write($0) }
+        var records = server.takeOutput()
+        records[records.count - 1] ^= 0x01
+        records.withUnsafeBytes { client.receive($0) }
+        XCTAssertThrowsError(try readAll(client)) { error in
+            XCTAssertEqual((error as? TLSFailure)?.kind, .broken)
+        }
+        // The fatal alert that says why, if OpenSSL wrote one, goes first.
+        _ = client.takeOutput()
+        client.close()
+        XCTAssertFalse(client.hasOutput, "close_notify after a fatal error")
+        server.close()
+        XCTAssertTrue(server.hasOutput, "a healthy session says close_notify")
+    }
+
     /// Each refused certificate, by its typed failure and its `URLError` code (the codes Apple's
     /// URLSession and the libcurl route give).
     static let refusals: [(certificate: String, host: String, kind: TLSFailure.Kind, code: URLError.Code)] = [

@@ -112,10 +112,15 @@
             setInterest(.read)
         }
 
-        /// Deregisters and closes the socket; no callback of it runs afterwards.
+        /// Deregisters and closes the socket; no callback of it runs afterwards. A TLS connection
+        /// says `close_notify` first, as far as the socket takes it without waiting (RFC 8446 §6.1).
         func close() {
             precondition(loop.inLoop, "close off the socket's loop")
             onEvent = nil
+            if let tls, fd >= 0 {
+                tls.session.close()
+                _ = tls.flush(to: fd)
+            }
             tls = nil
             open.withLock { $0 = false }
             if let registration { loop.deregister(registration) }

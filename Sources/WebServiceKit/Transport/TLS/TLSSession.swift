@@ -32,6 +32,8 @@
         /// Whether the peer's side of the connection ended (no more bytes will come).
         private var inputEnded = false
         private var closeSent = false
+        /// Whether a fatal error ended the session: OpenSSL must not shut it down then.
+        private var failed = false
 
         /// Whether the handshake finished.
         private(set) var isEstablished = false
@@ -149,10 +151,12 @@
             switch api.SSL_get_error(ssl, result) {
             case Self.wantRead, Self.wantWrite:
                 if inputEnded {
+                    failed = true
                     throw TLSFailure(.handshake, "the server closed the connection during the TLS handshake")
                 }
                 return false
             default:
+                failed = true
                 throw handshakeFailure()
             }
         }
@@ -166,6 +170,7 @@
                 let count = Int32(clamping: plaintext.count - offset)
                 let written = api.SSL_write(ssl, base + offset, count)
                 guard written > 0 else {
+                    failed = true
                     throw TLSFailure(.broken, "a TLS record could not be written: \(errorText(for: written))")
                 }
                 offset += Int(written)
@@ -191,6 +196,7 @@
             switch api.SSL_get_error(ssl, result) {
             case Self.wantRead, Self.wantWrite:
                 guard !inputEnded else {
+                    failed = true
                     throw TLSFailure(
                         .broken, "the connection ended without TLS close_notify: the data may be cut short")
                 }
@@ -198,13 +204,15 @@
             case Self.zeroReturn:
                 return .closed
             default:
+                failed = true
                 throw TLSFailure(.broken, "a TLS record could not be read: \(errorText(for: result))")
             }
         }
 
-        /// Queues `close_notify` (once) for ``takeOutput()``.
+        /// Queues `close_notify` (once) for ``takeOutput()``; nothing after a fatal error, when
+        /// OpenSSL must not shut the session down.
         func close() {
-            guard isEstablished, !closeSent else { return }
+            guard isEstablished, !closeSent, !failed else { return }
             closeSent = true
             api.ERR_clear_error()
             _ = api.SSL_shutdown(ssl)
