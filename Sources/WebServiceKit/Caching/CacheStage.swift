@@ -28,7 +28,7 @@ struct CacheStage: CallStage {
             return answer
         }
         let request = outgoing.request
-        let requestHeaders = HTTPHeaders(request.allHTTPHeaderFields ?? [:])
+        let requestHeaders = request.headers
         let method = HTTPMethod(rawValue: request.method)
         let cacheRequest = CacheRequest(method: method, url: url, headers: requestHeaders, policy: policy)
         let key = CacheRules.cacheKey(for: url)

@@ -318,12 +318,10 @@
         /// Moves the handshake on: reads what came, answers, and says `connected` when it is done.
         private func handshake(_ events: IOEvents) {
             guard !machine.isDone, let tls = socket.tls else { return }
-            if !events.isDisjoint(with: [.readable, .hangUp, .error]) {
-                switch tls.receiveRecords(socket.fd) {
-                case .failed(let reason): return handle(.broke(reason))
-                case .peerClosed: return handle(.broke("the server reset the connection during the TLS handshake"))
-                default: break
-                }
+            if !events.isDisjoint(with: [.readable, .hangUp, .error]),
+                let broken = Self.handshakeBreak(tls.receiveRecords(socket.fd))
+            {
+                return handle(broken)
             }
             let done: Bool
             do {
@@ -333,16 +331,22 @@
                 _ = tls.flush(to: socket.fd)
                 return handle(error.urlError)
             }
-            switch tls.flush(to: socket.fd) {
-            case .failed(let reason): return handle(.broke(reason))
-            case .peerClosed: return handle(.broke("the server reset the connection during the TLS handshake"))
-            default: break
-            }
+            if let broken = Self.handshakeBreak(tls.flush(to: socket.fd)) { return handle(broken) }
             guard done, !tls.hasPendingOutput else {
                 return socket.watch(tls.hasPendingOutput ? [.read, .write] : .read)
             }
             figures.connectedAt = MetricsClock.now()
             handle(.connected(now: EventLoop.now()))
+        }
+
+        /// The event of a read or write of the handshake that broke the connection; `nil` when it
+        /// moved bytes or would block.
+        private static func handshakeBreak(_ transfer: SocketOperations.Transfer) -> HTTP1ConnectionMachine.Event? {
+            switch transfer {
+            case .failed(let reason): .broke(reason)
+            case .peerClosed: .broke("the server reset the connection during the TLS handshake")
+            case .moved, .wouldBlock: nil
+            }
         }
 
         /// Writes the records a TLS write left waiting; the machine heard `written` already.
