@@ -218,7 +218,12 @@ enum SmallGetBenchmark {
     /// 31 rounds, not 9: single rounds with 8 lanes spread over ±15 % on this 2-core machine, and
     /// the median of 9 moved between 0.98 and 1.07 from one run to the next.
     /// The three forms, each measured in a child process of its own (``formFlag``).
-    static let forms = ["callbacks", "async", "lanes", "metrics", "post"]
+    static let forms = ["callbacks", "async", "lanes", "metrics", "post", "https", "https-lanes"]
+    /// The same file over TLS from the same nginx (`WEBSERVICEKIT_BENCH_SMALL_HTTPS_URL`), its CA in
+    /// the system's store so that both sides verify by default (issue 34): goal ≤ 0.4× raw
+    /// `URLSession`'s time one call at a time and in 8 lanes, and its CPU one at a time.
+    static let httpsVariable = "WEBSERVICEKIT_BENCH_SMALL_HTTPS_URL"
+    static let httpsGoal = 0.4
     /// The `post` form's goal: time and CPU per call at most this fraction of raw `URLSession`'s.
     static let postGoal = 0.4
     /// The `metrics` form's goals: collecting the metrics of a call costs at most 3 % of a small
@@ -270,9 +275,11 @@ enum SmallGetBenchmark {
 
     static func runForm(_ form: String, iterations: Int = 500, rounds: Int = 31) -> Bool {
         if form == "post" { return runPost(iterations: iterations, rounds: rounds) }
-        let title = "small GET of a 109-byte JSON"
-        guard let text = ProcessInfo.processInfo.environment[urlVariable], let url = URL(string: text) else {
-            print("\(title): skipped, \(urlVariable) is not set (Scripts/bench starts nginx and sets it)")
+        let secure = form.hasPrefix("https")
+        let title = secure ? "small GET of a 109-byte JSON over https" : "small GET of a 109-byte JSON"
+        let variable = secure ? httpsVariable : urlVariable
+        guard let text = ProcessInfo.processInfo.environment[variable], let url = URL(string: text) else {
+            print("\(title): skipped, \(variable) is not set (Scripts/bench starts nginx and sets it)")
             return true
         }
         let failures = Failures()
@@ -293,7 +300,19 @@ enum SmallGetBenchmark {
         let measures: (label: String, library: () -> Sample, raw: () -> Sample, goal: Double, withCPU: Bool)
         var baseline = "raw URLSession"
         var cpuGoal = extraCPUGoal
+        var cpuRatioGoal: Double?
         switch form {
+        case "https":
+            measures = (
+                "sequential, callbacks", { measure(iterations, bodies.libraryCallback) },
+                { measure(iterations, bodies.rawCallback) }, httpsGoal, true
+            )
+            cpuRatioGoal = httpsGoal
+        case "https-lanes":
+            measures = (
+                "\(lanes) concurrent lanes", { measureLanes(iterations, bodies.libraryCallback) },
+                { measureLanes(iterations, bodies.rawCallback) }, httpsGoal, false
+            )
         case "callbacks":
             measures = (
                 "sequential, callbacks", { measure(iterations, bodies.libraryCallback) },
@@ -323,7 +342,8 @@ enum SmallGetBenchmark {
         }
         report(
             "\(title), \(measures.label)", compare(rounds: rounds, library: measures.library, raw: measures.raw),
-            goal: measures.goal, withCPU: measures.withCPU, baseline: baseline, cpuGoal: cpuGoal)
+            goal: measures.goal, withCPU: measures.withCPU, baseline: baseline, cpuGoal: cpuGoal,
+            cpuRatioGoal: cpuRatioGoal)
         if let summary = failures.summary {
             print("\(title): FAILED, \(summary)")
             return false

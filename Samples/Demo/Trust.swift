@@ -5,9 +5,11 @@ import WebServiceKit
     import FoundationNetworking
 #endif
 
-/// Server trust: certificate failures with their own codes, and a pinning policy, which this
-/// platform either enforces or refuses outright (never ignores).
-func demonstrateTrust(selfSigned: URL?, unknownCA: URL?) async {
+/// Server trust: certificate failures with their own codes, then a private CA and public-key pins
+/// enforced over TLS (on Linux by the library's own TLS over the system's OpenSSL): the right pin
+/// accepted, a wrong one refused, never ignored; and a second connection resuming the first's
+/// session.
+func demonstrateTrust(selfSigned: URL?, unknownCA: URL?, certificates: URL?, leafPin: String?) async {
     let ok = WebServiceCall<String>(relativePath: "ok")
     for (what, root) in [("a self-signed leaf", selfSigned), ("a leaf of a private CA", unknownCA)] {
         guard let root else { continue }
@@ -19,19 +21,57 @@ func demonstrateTrust(selfSigned: URL?, unknownCA: URL?) async {
             print("\(what): refused, \(code), \"\(error.serverTrustFailureReason ?? "\(error)")\"")
         }
     }
-    do {
-        let policy = try ServerTrustPolicy.pinning(
-            [PublicKeyPin(base64: "3zICqjg+fGHUKUHHBPUt32o7eLWz8rm1JMVqYls+Eck=")],
-            backup: [PublicKeyPin(base64: "IRTNwsYNhw4kysGvlMN97nwXGr5h0VSDSTTXzXypWwM=")])
-        _ = try WebServiceClient(serviceRoot: URL(string: "https://api.example.com/")!, serverTrust: policy)
-        print("a client pinning two keys: made; its calls check the pins")
-    } catch {
-        print("a client pinning two keys: not made here, \(error)")
-    }
+    if let notice = RoutingTransport.routeNotice { print(notice) }
     do {
         _ = try ServerTrustPolicy.pinning(
             [PublicKeyPin(base64: "3zICqjg+fGHUKUHHBPUt32o7eLWz8rm1JMVqYls+Eck=")], backup: [])
     } catch {
         print("pinning without a backup pin: \(error)")
+    }
+    guard let root = unknownCA, let certificates, let leafPin else { return }
+    do {
+        let ca = try X509Certificate(derOrPEM: Data(contentsOf: certificates.appendingPathComponent("ca.pem")))
+        // A key no certificate of the chain has: the backup pin, and a wrong pin to show a refusal.
+        let absent = try PublicKeyPin(sha256: Data(repeating: 7, count: 32))
+        let policies: [(String, ServerTrustPolicy)] = [
+            ("the private CA added", .additionalCertificateAuthorities([ca])),
+            (
+                "the leaf's key pinned",
+                try .pinning([PublicKeyPin(base64: leafPin)], backup: [absent], additionalCertificateAuthorities: [ca])
+            ),
+            (
+                "a key the server does not have pinned",
+                try .pinning(
+                    [PublicKeyPin(sha256: Data(repeating: 1, count: 32))], backup: [absent],
+                    additionalCertificateAuthorities: [ca])
+            ),
+        ]
+        for (what, policy) in policies {
+            let client = try WebServiceClient(serviceRoot: root, serverTrust: policy)
+            do {
+                let response = try await client.response(for: ok, [])
+                let transaction = response.metrics.transactions.last
+                print(
+                    "\(what): trusted, \(response.value.trimmingCharacters(in: .newlines)) over "
+                        + "\(transaction?.route.map { "\($0)" } ?? "?"), \(transaction?.tls.map { "\($0)" } ?? "TLS figures unknown")"
+                )
+            } catch {
+                print("\(what): refused, \"\(error.serverTrustFailureReason ?? "\(error)")\"")
+            }
+        }
+        // nginx closes each /reused connection after its answer and says whether the session
+        // was resumed ("r") or new (".").
+        let client = try WebServiceClient(serviceRoot: root, serverTrust: .additionalCertificateAuthorities([ca]))
+        var seen: [String] = []
+        for _ in 0..<3 {
+            let response = try await client.response(for: WebServiceCall<String>(relativePath: "reused"), [])
+            let resumed = response.metrics.transactions.last?.tls?.sessionResumed
+            seen.append(
+                "nginx \"\(response.value.trimmingCharacters(in: .newlines))\", resumed \(resumed.map { "\($0)" } ?? "?")"
+            )
+        }
+        print("three new connections: \(seen.joined(separator: "; "))")
+    } catch {
+        print("a policy of your own: not enforced here, \(error)")
     }
 }

@@ -182,10 +182,12 @@ if let text = ProcessInfo.processInfo.environment["WEBSERVICEKIT_STREAM_URL"], l
     await demonstrateStreaming(root: streamRoot)
 }
 
-section("server trust: certificate failures by name, a pinning policy enforced or refused, never ignored")
+section("server trust: certificate failures by name, a private CA and pins enforced over TLS, resumed sessions")
 await demonstrateTrust(
     selfSigned: ProcessInfo.processInfo.environment["WEBSERVICEKIT_TLS_SELF_SIGNED_URL"].flatMap(URL.init(string:)),
-    unknownCA: ProcessInfo.processInfo.environment["WEBSERVICEKIT_TLS_URL"].flatMap(URL.init(string:)))
+    unknownCA: ProcessInfo.processInfo.environment["WEBSERVICEKIT_TLS_URL"].flatMap(URL.init(string:)),
+    certificates: ProcessInfo.processInfo.environment["WEBSERVICEKIT_TLS_DIR"].map { URL(fileURLWithPath: $0) },
+    leafPin: ProcessInfo.processInfo.environment["WEBSERVICEKIT_TLS_LEAF_SPKI_SHA256"])
 
 if let text = ProcessInfo.processInfo.environment["WEBSERVICEKIT_ODATA_URL"], let odataRoot = URL(string: text) {
     section("OData: typed query, server-driven paging, typed error")

@@ -81,6 +81,48 @@ ensure_php() { ensure_debian_package php php8.2-cli; }
 # Debian's nginx, which serves TLS with the certificates the trust tests make.
 ensure_nginx() { ensure_debian_package nginx nginx; }
 
+# Debian's tinyproxy, the HTTP proxy of the proxy tests (absolute form and CONNECT).
+ensure_tinyproxy() { ensure_debian_package tinyproxy tinyproxy; }
+
+# Starts tinyproxy on a free port of 127.0.0.1 (in the foreground, logging to a file of its own)
+# and exports its URL in the variable named $1; with $2 ("user:password") it asks for Basic
+# credentials (407 without them), and the URL exported carries them.
+start_tinyproxy() {
+    local variable=$1 credentials=${2:-} name port conf tinyproxy
+    name=$(echo "$variable" | tr 'A-Z' 'a-z')
+    tinyproxy=$(command -v tinyproxy || echo /usr/bin/tinyproxy)
+    mkdir -p "$SERVER_LOG_DIR"
+    port=$(free_port)
+    conf="$SERVER_LOG_DIR/$name.conf"
+    {
+        echo "Port $port"
+        echo "Listen 127.0.0.1"
+        echo "Timeout 60"
+        echo "MaxClients 256"
+        echo "LogLevel Info"
+        # Each forwarded request says it came through (Via: 1.1 tinyproxy), which tests read.
+        echo "ViaProxyName \"tinyproxy\""
+        echo "DisableViaHeader No"
+        echo "LogFile \"$SERVER_LOG_DIR/$name.log\""
+        if [ -n "$credentials" ]; then echo "BasicAuth ${credentials%%:*} ${credentials#*:}"; fi
+    } >"$conf"
+    "$tinyproxy" -d -c "$conf" >>"$SERVER_LOG_DIR/$name.out" 2>&1 &
+    SERVER_PIDS+=($!)
+    local _
+    for _ in $(seq 1 150); do
+        if "$VENV/bin/python" -c "import socket,sys; socket.create_connection(('127.0.0.1', int(sys.argv[1])), 1)" \
+            "$port" >/dev/null 2>&1; then
+            export "$variable=http://${credentials:+$credentials@}127.0.0.1:$port"
+            log "tinyproxy at 127.0.0.1:$port${credentials:+ (with Basic credentials)}"
+            return 0
+        fi
+        sleep 0.1
+    done
+    log "tinyproxy did not start; its output:"
+    cat "$SERVER_LOG_DIR/$name.out" >&2 || true
+    return 1
+}
+
 # Prints a TCP port that is free on 127.0.0.1 now.
 free_port() {
     "$VENV/bin/python" -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()'
@@ -291,10 +333,11 @@ start_tls_nginx() {
 
 # Starts the TLS server that ends its answers with and without close_notify
 # (Tests/Servers/tls_truncating_server.py) with the certificates of start_tls_nginx, and exports
-# WEBSERVICEKIT_TLS_TRUNCATING_URL.
+# WEBSERVICEKIT_TLS_TRUNCATING_URL, WEBSERVICEKIT_TLS_STALL_URL (a handshake that never answers)
+# and WEBSERVICEKIT_TLS_LEGACY_URL (a server offering only TLS 1.0 and 1.1).
 start_tls_truncating_server() {
     local dir="$SERVER_LOG_DIR/tls" port_file="$SERVER_LOG_DIR/tls-truncating.port"
-    rm -f "$port_file"
+    rm -f "$port_file" "$port_file.stall" "$port_file.legacy"
     python3 "$REPO_ROOT/Tests/Servers/tls_truncating_server.py" "$dir/leaf-chain.pem" "$dir/leaf.key" "$port_file" \
         >"$SERVER_LOG_DIR/tls-truncating.log" 2>&1 &
     SERVER_PIDS+=($!)
@@ -302,6 +345,8 @@ start_tls_truncating_server() {
     for _ in $(seq 1 150); do
         if [ -s "$port_file" ]; then
             export WEBSERVICEKIT_TLS_TRUNCATING_URL="https://127.0.0.1:$(cat "$port_file")/"
+            export WEBSERVICEKIT_TLS_STALL_URL="https://127.0.0.1:$(cat "$port_file.stall")/"
+            export WEBSERVICEKIT_TLS_LEGACY_URL="https://127.0.0.1:$(cat "$port_file.legacy")/"
             log "tls truncating server at $WEBSERVICEKIT_TLS_TRUNCATING_URL"
             return 0
         fi

@@ -77,6 +77,23 @@ int wsk_openssl_load(wsk_openssl *api, const char *const *names, char *reason, s
     WSK_BIND(ERR_get_error);
     WSK_BIND(ERR_error_string_n);
     WSK_BIND(ERR_clear_error);
+    WSK_BIND(d2i_X509);
+    WSK_BIND(i2d_X509);
+    WSK_BIND(X509_free);
+    WSK_BIND(SSL_CTX_get_cert_store);
+    WSK_BIND(X509_STORE_add_cert);
+    WSK_BIND(SSL_get0_verified_chain);
+    WSK_BIND(OPENSSL_sk_num);
+    WSK_BIND(OPENSSL_sk_value);
+    WSK_BIND(SSL_get_current_cipher);
+    WSK_BIND(SSL_CIPHER_get_name);
+    WSK_BIND(SSL_session_reused);
+    WSK_BIND(SSL_CTX_sess_set_new_cb);
+    WSK_BIND(SSL_set_session);
+    WSK_BIND(SSL_SESSION_free);
+    WSK_BIND(SSL_SESSION_is_resumable);
+    WSK_BIND(SSL_set_ex_data);
+    WSK_BIND(SSL_get_ex_data);
 #undef WSK_BIND
     // Never closed: the functions stay valid for the life of the process.
     return 0;

@@ -31,6 +31,7 @@ let fuzzTargets: [(name: String, run: @Sendable ([UInt8]) -> Void)] = [
     ("stream-formats", ResponseStreamFormatTarget.run),
     ("http1-machine", HTTP1ConnectionMachineTarget.run),
     ("tls-session", TLSSessionTarget.run),
+    ("proxy-tunnel", ProxyTunnelTarget.run),
 ]
 
 /// The target `WEBSERVICEKIT_FUZZ_TARGET` names; `nil` when it names none.

@@ -6,6 +6,11 @@ body framed by the connection's end (no Content-Length, RFC 9112 section 6.3), o
   /no-close-notify  the body, then the TCP close without close_notify: the body may be cut short
   /length-cut       Content-Length 5000, 100 bytes, then close_notify: incomplete whatever TLS says
 
+one that ends the process of a client on FoundationNetworking (any method, any body):
+
+  /trailer          200, chunked: the request's body as one chunk, then a trailer field
+                    (RFC 9112 section 7.1.2), then close_notify
+
 and two that watch the client's end of a kept-alive connection:
 
   /keep?tag=T       200 "kept" with a Content-Length, then waits for the client to close: records
@@ -13,8 +18,18 @@ and two that watch the client's end of a kept-alive connection:
   /closed?tag=T     what was recorded for T ("close_notify" or "no close_notify"), waiting up
                     to 20 s for it ("pending" after that)
 
-Usage: tls_truncating_server.py CERT_CHAIN KEY PORT_FILE (the port is written there once it
-listens).
+and one that breaks the record layer after the handshake:
+
+  /oversized-record a TLS application-data record header announcing 18,433 bytes (more than
+                    RFC 8446 section 5.2 allows: 2^14 + 256), then that many bytes
+
+Two more listeners misbehave before any HTTP:
+
+  stall             accepts, reads the ClientHello and never answers (a handshake that stalls)
+  legacy            a TLS server that offers only TLS 1.0 and 1.1 (a client must refuse it)
+
+Usage: tls_truncating_server.py CERT_CHAIN KEY PORT_FILE (the main port is written there once
+every listener listens; the others to PORT_FILE.stall and PORT_FILE.legacy).
 """
 
 import os
@@ -54,6 +69,38 @@ def serve(context, raw):
         target = request.split(b" ")[1].decode()
         path, _, query = target.partition("?")
         tag = query.partition("tag=")[2]
+        if path == "/trailer":
+            head, _, body = request.partition(b"\r\n\r\n")
+            length = 0
+            for line in head.split(b"\r\n")[1:]:
+                name, _, value = line.partition(b":")
+                if name.strip().lower() == b"content-length":
+                    length = int(value.strip())
+            while len(body) < length:
+                chunk = tls.recv(65536)
+                if not chunk:
+                    return
+                body += chunk
+            chunk = body or b"empty"
+            tls.sendall(
+                b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n"
+                + b"%x\r\n%s\r\n0\r\nX-Trailer: t\r\n\r\n" % (len(chunk), chunk))
+            tls.unwrap()
+            return
+        if path == "/oversized-record":
+            length = 2**14 + 256 + 1
+            # The record goes on the socket under TLS (wrap_socket detached `raw`: a duplicate of
+            # the TLS socket's descriptor): the client's record layer must refuse it.
+            under = socket.socket(fileno=os.dup(tls.fileno()))
+            try:
+                under.sendall(bytes([0x17, 0x03, 0x03, length >> 8, length & 0xFF]) + b"\x00" * length)
+                # Wait for the client to give up, so that its verdict is the record's, not the close's.
+                under.settimeout(10)
+                while under.recv(4096):
+                    pass
+            finally:
+                under.close()
+            return
         if path == "/keep":
             answer(tls, b"kept", keep=True)
             tls.settimeout(120)
@@ -92,20 +139,68 @@ def serve(context, raw):
         raw.close()
 
 
-def main():
-    chain, key, port_file = sys.argv[1:4]
-    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
-    context.load_cert_chain(chain, key)
+def stall(context, raw):
+    """Reads what comes and never answers, until the client gives up."""
+    try:
+        raw.settimeout(120)
+        while raw.recv(4096):
+            pass
+    except OSError:
+        pass
+    finally:
+        raw.close()
+
+
+def legacy(context, raw):
+    """A handshake offering only TLS 1.0 and 1.1: it fails for any client that asks for 1.2."""
+    try:
+        raw.settimeout(10)
+        tls = context.wrap_socket(raw, server_side=True)
+        tls.close()
+    except (OSError, ssl.SSLError):
+        pass
+    finally:
+        raw.close()
+
+
+def listen():
     listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     listener.bind(("127.0.0.1", 0))
     listener.listen(64)
-    with open(port_file + ".tmp", "w") as file:
-        file.write(str(listener.getsockname()[1]))
-    os.rename(port_file + ".tmp", port_file)
+    return listener
+
+
+def accept(listener, context, handler):
     while True:
         raw, _ = listener.accept()
-        threading.Thread(target=serve, args=(context, raw), daemon=True).start()
+        threading.Thread(target=handler, args=(context, raw), daemon=True).start()
+
+
+def write_port(path, listener):
+    with open(path + ".tmp", "w") as file:
+        file.write(str(listener.getsockname()[1]))
+    os.rename(path + ".tmp", path)
+
+
+def main():
+    chain, key, port_file = sys.argv[1:4]
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    context.load_cert_chain(chain, key)
+    old = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    # OpenSSL 3 allows TLS below 1.2 only at security level 0.
+    old.set_ciphers("DEFAULT:@SECLEVEL=0")
+    old.minimum_version = ssl.TLSVersion.TLSv1
+    old.maximum_version = ssl.TLSVersion.TLSv1_1
+    old.load_cert_chain(chain, key)
+    listeners = {"": listen(), ".stall": listen(), ".legacy": listen()}
+    handlers = {"": (context, serve), ".stall": (None, stall), ".legacy": (old, legacy)}
+    for suffix in (".stall", ".legacy"):
+        write_port(port_file + suffix, listeners[suffix])
+        threading.Thread(target=accept, args=(listeners[suffix], *handlers[suffix]), daemon=True).start()
+    # The main port last: once it is there, every listener listens.
+    write_port(port_file, listeners[""])
+    accept(listeners[""], context, serve)
 
 
 if __name__ == "__main__":

@@ -76,12 +76,12 @@ final class RoutingTransportIntegrationTests: XCTestCase {
         XCTAssertEqual(downloaded.headers["User-Agent"], RequestBridge.userAgent)
     }
 
-    /// A configuration with proxy settings is one the HTTP/1.1 peer cannot honour: every request
+    /// A configuration with proxy settings the HTTP/1.1 peer cannot honour (SOCKS): every request
     /// goes through the session (here the settings turn the proxy off, so the request still
-    /// reaches httpbin).
+    /// reaches httpbin). HTTP proxy settings it honours itself (ProxyIntegrationTests).
     func testAConfigurationWithProxySettingsSendsEverythingThroughTheSession() async throws {
         let configuration = URLSessionConfiguration.ephemeral
-        configuration.connectionProxyDictionary = ["HTTPEnable": false]
+        configuration.connectionProxyDictionary = ["SOCKSEnable": false]
         let client = try client(RoutingTransport(configuration: configuration))
         let get = try await send(client, Self.headers)
         XCTAssertEqual(get.peer, .session)
@@ -135,6 +135,30 @@ final class RoutingTransportIntegrationTests: XCTestCase {
         let sessionOnly = try self.client(legacyTransport(usesDirectHTTP1: false))
         let viaSession = try await send(sessionOnly, Self.headers)
         XCTAssertEqual(viaSession.peer, .session)
+    }
+
+    // MARK: - https on the direct route
+
+    /// The response that ended a FoundationNetworking process (a chunked body with a trailer
+    /// field, RFC 9112 §7.1.2) answers every method over https, with and without a body, once the
+    /// default client sends `https` direct; each call says it went direct.
+    func testAnHTTPSResponseWithATrailerFieldAnswersEveryMethod() async throws {
+        try XCTSkipUnless(HTTP1Transport.carriesHTTPS, "https goes direct on Linux with OpenSSL")
+        let authority = try X509Certificate(derOrPEM: Data(contentsOf: TLSServer.file("ca.pem")))
+        let client = try WebServiceClient(
+            serviceRoot: TLSServer.url("WEBSERVICEKIT_TLS_TRUNCATING_URL"),
+            serverTrust: .additionalCertificateAuthorities([authority]))
+        for method: HTTPMethod in [.get, .delete, .post, .put, .patch, .options] {
+            let bare = WebServiceCall<String>(method: method, relativePath: "trailer")
+            let plain = try await client.response(for: bare, [])
+            XCTAssertEqual(plain.value, "empty", "\(method)")
+            XCTAssertEqual(plain.metrics.transactions.last?.route, .directHTTP1)
+            guard method != .get else { continue }
+            let withBody = WebServiceCall<String>(method: method, relativePath: "trailer", bodyParameter: 0)
+            let echoed = try await client.response(for: withBody, [Data("body of \(method)".utf8)])
+            XCTAssertEqual(echoed.value, "body of \(method)")
+            XCTAssertEqual(echoed.metrics.transactions.last?.route, .directHTTP1)
+        }
     }
 }
 

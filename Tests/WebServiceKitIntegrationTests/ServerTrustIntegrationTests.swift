@@ -20,6 +20,29 @@ enum TLSServer {
         return URL(fileURLWithPath: directory).appendingPathComponent(name)
     }
 
+    /// Runs a command of the system's (`curl`, `openssl`: the oracles) with `arguments` and no
+    /// input: its exit status and what it printed on its standard output.
+    static func run(_ arguments: [String]) throws -> (status: Int32, output: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = arguments
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return (process.terminationStatus, text)
+    }
+
+    /// Whether curl, trusting the tests' CA, gets an answer from `url` (with `extra` options:
+    /// a pin, a proxy).
+    static func curlAnswers(_ url: URL, _ extra: [String] = []) throws -> Bool {
+        let arguments = ["curl", "-s", "-f", "-o", "/dev/null", "-m", "10", "--cacert", try file("ca.pem").path]
+        return try run(arguments + extra + [url.absoluteString]).status == 0
+    }
+
     /// A pin openssl computed, by its variable.
     static func opensslPin(_ variable: String) throws -> String {
         try XCTUnwrap(ProcessInfo.processInfo.environment[variable])
@@ -53,9 +76,11 @@ final class ServerTrustIntegrationTests: XCTestCase {
         let client = WebServiceClient(serviceRoot: try TLSServer.url("WEBSERVICEKIT_TLS_SELF_SIGNED_URL"))
         let error = await failure(client)
         XCTAssertEqual(error?.isServerTrustFailure, true, "\(String(describing: error))")
+        XCTAssertEqual(code(error), .serverCertificateUntrusted)
         #if canImport(FoundationNetworking)
-            XCTAssertEqual(code(error), .serverCertificateUntrusted)
-            XCTAssertEqual(error?.serverTrustFailureReason, "SSL certificate problem: self-signed certificate")
+            // OpenSSL's verification text (3.x; 1.1 writes "self signed").
+            let reason = error?.serverTrustFailureReason ?? ""
+            XCTAssertTrue(reason.contains("self-signed certificate") || reason.contains("self signed"), reason)
         #endif
     }
 
@@ -63,18 +88,16 @@ final class ServerTrustIntegrationTests: XCTestCase {
         let client = WebServiceClient(serviceRoot: try TLSServer.url("WEBSERVICEKIT_TLS_URL"))
         let error = await failure(client)
         XCTAssertEqual(error?.isServerTrustFailure, true, "\(String(describing: error))")
+        XCTAssertEqual(code(error), .serverCertificateHasUnknownRoot)
         #if canImport(FoundationNetworking)
-            XCTAssertEqual(code(error), .serverCertificateHasUnknownRoot)
-            XCTAssertEqual(
-                error?.serverTrustFailureReason, "SSL certificate problem: self-signed certificate in certificate chain"
-            )
+            let reason = error?.serverTrustFailureReason ?? ""
+            XCTAssertTrue(reason.contains("in certificate chain"), reason)
         #endif
     }
 
-    /// Under the system's trust the expired and the wrong-host leaves fail too; on Linux their CA
-    /// is unknown, which OpenSSL reports before the date or the name (the codes of those are
-    /// checked with the CA trusted on Apple platforms, below, and from libcurl's own messages in
-    /// ServerTrustTests).
+    /// Under the system's trust the expired and the wrong-host leaves fail too; their CA is
+    /// unknown, which OpenSSL reports before the date or the name (the codes of those are checked
+    /// with the CA trusted, below).
     func testExpiredAndWrongHostLeavesAreRefused() async throws {
         for variable in ["WEBSERVICEKIT_TLS_EXPIRED_URL", "WEBSERVICEKIT_TLS_WRONG_HOST_URL"] {
             let client = WebServiceClient(serviceRoot: try TLSServer.url(variable))
@@ -116,61 +139,65 @@ final class ServerTrustIntegrationTests: XCTestCase {
             additionalCertificateAuthorities: [authority()])
     }
 
-    #if canImport(Security)
-        func testAnAdditionalCATrustsItsLeaf() async throws {
-            let root = try TLSServer.url("WEBSERVICEKIT_TLS_URL")
+    // On Apple platforms URLSession's server-trust challenge enforces these; on Linux the
+    // library's own TLS over the system's OpenSSL, which the default client routes `https` to.
+
+    func testAnAdditionalCATrustsItsLeaf() async throws {
+        let root = try TLSServer.url("WEBSERVICEKIT_TLS_URL")
+        let client = try WebServiceClient(
+            serviceRoot: root, serverTrust: .additionalCertificateAuthorities([authority()]))
+        let body = try await client.perform(ok)
+        XCTAssertEqual(body, "ok\n")
+    }
+
+    func testAnAdditionalCAStillRefusesExpiredAndWrongHostLeaves() async throws {
+        let expected: [(String, URLError.Code)] = [
+            ("WEBSERVICEKIT_TLS_EXPIRED_URL", .serverCertificateHasBadDate),
+            ("WEBSERVICEKIT_TLS_WRONG_HOST_URL", .serverCertificateUntrusted),
+        ]
+        for (variable, expectedCode) in expected {
             let client = try WebServiceClient(
-                serviceRoot: root, serverTrust: .additionalCertificateAuthorities([authority()]))
-            let body = try await client.perform(ok)
-            XCTAssertEqual(body, "ok\n")
-        }
-
-        func testAnAdditionalCAStillRefusesExpiredAndWrongHostLeaves() async throws {
-            let expected: [(String, URLError.Code)] = [
-                ("WEBSERVICEKIT_TLS_EXPIRED_URL", .serverCertificateHasBadDate),
-                ("WEBSERVICEKIT_TLS_WRONG_HOST_URL", .serverCertificateUntrusted),
-            ]
-            for (variable, expectedCode) in expected {
-                let client = try WebServiceClient(
-                    serviceRoot: TLSServer.url(variable), serverTrust: .additionalCertificateAuthorities([authority()]))
-                let error = await failure(client)
-                XCTAssertEqual(code(error), expectedCode, variable)
-            }
-        }
-
-        func testPinSuccessWithTheLeafOrTheCAPin() async throws {
-            let root = try TLSServer.url("WEBSERVICEKIT_TLS_URL")
-            for variable in ["WEBSERVICEKIT_TLS_LEAF_SPKI_SHA256", "WEBSERVICEKIT_TLS_CA_SPKI_SHA256"] {
-                let client = try WebServiceClient(serviceRoot: root, serverTrust: pinningPolicy(pin: variable))
-                let body = try await client.perform(ok)
-                XCTAssertEqual(body, "ok\n", variable)
-            }
-        }
-
-        func testPinFailure() async throws {
-            let root = try TLSServer.url("WEBSERVICEKIT_TLS_URL")
-            let policy = try ServerTrustPolicy.pinning(
-                [PublicKeyPin(sha256: Data(repeating: 1, count: 32))],
-                backup: [PublicKeyPin(sha256: Data(repeating: 2, count: 32))],
-                additionalCertificateAuthorities: [authority()])
-            let client = try WebServiceClient(serviceRoot: root, serverTrust: policy)
+                serviceRoot: TLSServer.url(variable), serverTrust: .additionalCertificateAuthorities([authority()]))
             let error = await failure(client)
-            XCTAssertEqual(code(error), .serverCertificateUntrusted)
-            XCTAssertTrue(error?.serverTrustFailureReason?.contains("pinned") ?? false)
+            XCTAssertEqual(code(error), expectedCode, variable)
         }
-    #else
-        /// On Linux a private CA and pins cannot be enforced: the client is refused, typed, never
-        /// made to ignore them.
-        func testPoliciesLinuxCannotEnforceRefuseTheClient() throws {
-            let root = try TLSServer.url("WEBSERVICEKIT_TLS_URL")
+    }
+
+    func testPinSuccessWithTheLeafOrTheCAPin() async throws {
+        let root = try TLSServer.url("WEBSERVICEKIT_TLS_URL")
+        for variable in ["WEBSERVICEKIT_TLS_LEAF_SPKI_SHA256", "WEBSERVICEKIT_TLS_CA_SPKI_SHA256"] {
+            let client = try WebServiceClient(serviceRoot: root, serverTrust: pinningPolicy(pin: variable))
+            let body = try await client.perform(ok)
+            XCTAssertEqual(body, "ok\n", variable)
+        }
+    }
+
+    func testPinFailure() async throws {
+        let root = try TLSServer.url("WEBSERVICEKIT_TLS_URL")
+        let policy = try ServerTrustPolicy.pinning(
+            [PublicKeyPin(sha256: Data(repeating: 1, count: 32))],
+            backup: [PublicKeyPin(sha256: Data(repeating: 2, count: 32))],
+            additionalCertificateAuthorities: [authority()])
+        let client = try WebServiceClient(serviceRoot: root, serverTrust: policy)
+        let error = await failure(client)
+        XCTAssertEqual(code(error), .serverCertificateUntrusted)
+        XCTAssertTrue(error?.serverTrustFailureReason?.contains("pinned") ?? false)
+    }
+
+    #if canImport(FoundationNetworking)
+        /// Without the library's own TLS (the direct route turned off) a policy beyond the
+        /// system's cannot be enforced on Linux: the transport is refused, typed, never made to
+        /// ignore it.
+        func testAPolicyWithoutTheDirectRouteRefusesTheTransport() throws {
             let policies = [
                 ServerTrustPolicy.additionalCertificateAuthorities([try authority()]),
                 try pinningPolicy(pin: "WEBSERVICEKIT_TLS_LEAF_SPKI_SHA256"),
             ]
             for policy in policies {
-                XCTAssertThrowsError(try WebServiceClient(serviceRoot: root, serverTrust: policy)) { error in
+                XCTAssertThrowsError(try RoutingTransport(usesDirectHTTP1: false, serverTrust: policy)) { error in
                     guard case .unenforceable = error as? ServerTrustError else { return XCTFail("\(error)") }
                 }
+                XCTAssertThrowsError(try URLSessionTransport(sessionConfiguration: .ephemeral, serverTrust: policy))
             }
         }
     #endif

@@ -26,7 +26,9 @@ final class TLSSessionTests: XCTestCase {
     private func clientContext(skipsVerification: Bool = false) throws -> TLSContext {
         try TLSContext.client(
             trust: .init(
-                systemRoots: false, additionalCAFiles: [try path("ca.pem")],
+                policy: .onlyCertificateAuthorities([
+                    try X509Certificate(derOrPEM: Data(contentsOf: TLSServer.file("ca.pem")))
+                ]),
                 testOnlySkipsVerification: skipsVerification),
             library: try library())
     }
@@ -119,6 +121,37 @@ final class TLSSessionTests: XCTestCase {
             XCTAssertEqual(bytes, answer)
             XCTAssertEqual(end, .closed, "close_notify ends the data")
         }
+    }
+
+    /// A second connection of the same context to the same peer resumes the session the server
+    /// gave on the first (a TLS 1.3 ticket, read with the first answer); one to another peer, or
+    /// without a peer key, makes a full handshake. The server's side says so too. Each connection
+    /// ends with `close_notify` both ways, as the transport's do: OpenSSL marks the session of a
+    /// connection freed without it as not resumable.
+    func testASecondConnectionToAPeerResumesItsSession() throws {
+        let clientContext = try clientContext()
+        let serverContext = try serverContext("leaf")
+        /// One connection: handshake, an answer read; whether both sides say it resumed.
+        func connect(peer: String?) throws -> (client: Bool, server: Bool) {
+            let client = try TLSSession(context: clientContext, role: .client(host: "127.0.0.1"), peer: peer)
+            let server = try TLSSession(context: serverContext, role: .server)
+            XCTAssertNil(try handshake(client, server))
+            try Array("answer".utf8).withUnsafeBytes { try server.write($0) }
+            server.takeOutput().withUnsafeBytes { client.receive($0) }
+            XCTAssertEqual(try readAll(client).bytes, Array("answer".utf8))
+            client.close()
+            client.takeOutput().withUnsafeBytes { server.receive($0) }
+            _ = try readAll(server)
+            server.close()
+            return (client.isResumed, server.isResumed)
+        }
+        XCTAssertTrue(clientContext.resumesSessions)
+        XCTAssertEqual(try connect(peer: "localhost:443").client, false, "the first is a full handshake")
+        let second = try connect(peer: "localhost:443")
+        XCTAssertEqual([second.client, second.server], [true, true])
+        XCTAssertEqual(try connect(peer: "localhost:8443").client, false, "another peer's session is not offered")
+        XCTAssertEqual(try connect(peer: nil).client, false, "without a key nothing is resumed")
+        XCTAssertEqual(try connect(peer: "localhost:443").client, true, "the second connection's ticket")
     }
 
     /// Records that arrive one byte at a time are read the same.
@@ -239,7 +272,7 @@ final class TLSSessionTests: XCTestCase {
         for server in servers {
             let url = try TLSServer.url(server.variable)
             let port = try XCTUnwrap(url.port)
-            let curl = try curlAccepts(url.appendingPathComponent("ok"))
+            let curl = try TLSServer.curlAnswers(url.appendingPathComponent("ok"))
             let outcome = try get(port: port, host: "127.0.0.1", path: "/ok")
             switch outcome {
             case .success(let answer):
@@ -251,16 +284,6 @@ final class TLSSessionTests: XCTestCase {
                 XCTAssertFalse(curl, "curl accepted what the library refused: \(server.variable)")
             }
         }
-    }
-
-    /// Whether curl, trusting the same CA, gets an answer from `url`.
-    private func curlAccepts(_ url: URL) throws -> Bool {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["curl", "-s", "-o", "/dev/null", "--cacert", try path("ca.pem"), url.absoluteString]
-        try process.run()
-        process.waitUntilExit()
-        return process.terminationStatus == 0
     }
 
     /// `GET path` over TLS on a blocking socket to 127.0.0.1:`port`: the answer's text up to the

@@ -204,7 +204,9 @@ final class CallMetricsTests: XCTestCase {
             context.report(
                 TransportMetrics(
                     route: .custom("reporting"), connectionReused: true, timeToFirstByte: .zero, bytesSent: 77,
-                    bytesReceived: 88, requestBodyBytes: 0))
+                    bytesReceived: 88, requestBodyBytes: 0,
+                    tls: CallMetrics.TLS(
+                        protocolVersion: "TLSv1.3", cipher: "TLS_AES_128_GCM_SHA256", sessionResumed: true)))
             return TransportResponse(statusCode: 200, body: Data("ok".utf8), url: request.url)
         }
     }
@@ -230,6 +232,11 @@ final class CallMetricsTests: XCTestCase {
         let response = try XCTUnwrap(logger.messages.last)
         XCTAssertTrue(response.text.hasSuffix(" ms, 2-byte body, reused connection)"), response.text)
         XCTAssertEqual(response.metadata[LogMessage.MetadataKey.connectionReused], "true")
+        XCTAssertEqual(response.metadata[LogMessage.MetadataKey.route], "reporting")
+        XCTAssertEqual(
+            transaction.tls,
+            CallMetrics.TLS(protocolVersion: "TLSv1.3", cipher: "TLS_AES_128_GCM_SHA256", sessionResumed: true))
+        XCTAssertTrue("\(metrics)".contains("TLSv1.3 TLS_AES_128_GCM_SHA256 resumed"), "\(metrics)")
         // The time logged is the request's duration in the metrics, in whole milliseconds.
         XCTAssertEqual(
             response.metadata[LogMessage.MetadataKey.durationMilliseconds],

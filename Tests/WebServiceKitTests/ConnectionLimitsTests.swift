@@ -49,6 +49,21 @@ final class ConnectionLimitsTests: XCTestCase {
         XCTAssertEqual(perOriginOnly.connectionLimits, .init(perOrigin: 1_000, total: ConnectionPool.defaultTotal))
     }
 
+    /// One set of caps for every route: a routing transport's per-origin cap is its session's
+    /// per-host cap too (for the requests a proxy or a missing OpenSSL sends there), and the
+    /// caller's configuration is left as it was; without one, the session keeps the configuration's.
+    func testTheSessionsPerHostCapFollowsThePerOriginCap() {
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.httpMaximumConnectionsPerHost = 3
+        let capped = RoutingTransport.peers(
+            for: configuration, usesDirectHTTP1: true, connectionLimits: .init(perOrigin: 1_024))
+        XCTAssertEqual(capped.session.session.configuration.httpMaximumConnectionsPerHost, 1_024)
+        XCTAssertEqual(capped.http1?.connectionLimits.perOrigin, 1_024)
+        XCTAssertEqual(configuration.httpMaximumConnectionsPerHost, 3, "the caller's configuration is untouched")
+        let uncapped = RoutingTransport.peers(for: configuration, usesDirectHTTP1: true)
+        XCTAssertEqual(uncapped.session.session.configuration.httpMaximumConnectionsPerHost, 3)
+    }
+
     func testTheSetCapsReplaceTheConfigurationsAndReachThePool() {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.httpMaximumConnectionsPerHost = 3

@@ -172,8 +172,10 @@ final class ServerTrustTests: XCTestCase {
         XCTAssertTrue(ServerTrustPolicy.system.with(.system, forHost: "a.example").isSystem)
     }
 
-    /// On Linux only the system's trust can be enforced: every other policy refuses to make a
-    /// client or a transport, rather than be ignored.
+    /// Every policy makes a client where it is enforced: on Apple platforms by URLSession, on
+    /// Linux by the library's own TLS over OpenSSL. Where `https` goes through URLSession on
+    /// Linux (the direct route off) only the system's trust can be enforced: every other policy
+    /// refuses to make the transport, rather than be ignored.
     func testPoliciesThatCannotBeEnforcedRefuseTheClient() throws {
         let root = try XCTUnwrap(URL(string: "https://127.0.0.1:1/"))
         XCTAssertNoThrow(try WebServiceClient(serviceRoot: root, serverTrust: .system))
@@ -181,17 +183,22 @@ final class ServerTrustTests: XCTestCase {
         let pinned = try ServerTrustPolicy.pinning(
             [PublicKeyPin(base64: Self.ecPin)], backup: [PublicKeyPin(base64: Self.rsaPin)])
         let perHost = ServerTrustPolicy.system.with(pinned, forHost: "127.0.0.1")
-        for policy in [ServerTrustPolicy.additionalCertificateAuthorities([ca]), pinned, perHost] {
+        let policies = [
+            ServerTrustPolicy.additionalCertificateAuthorities([ca]), pinned, perHost,
+            .onlyCertificateAuthorities([ca]),
+        ]
+        for policy in policies {
             #if canImport(Security)
                 XCTAssertNoThrow(try WebServiceClient(serviceRoot: root, serverTrust: policy))
             #else
-                XCTAssertThrowsError(try WebServiceClient(serviceRoot: root, serverTrust: policy)) { error in
+                XCTAssertEqual(
+                    (try? WebServiceClient(serviceRoot: root, serverTrust: policy)) != nil, HTTP1Transport.carriesHTTPS)
+                XCTAssertThrowsError(try RoutingTransport(usesDirectHTTP1: false, serverTrust: policy)) { error in
                     guard case .unenforceable(let reason) = error as? ServerTrustError else {
                         return XCTFail("\(error)")
                     }
                     XCTAssertTrue(reason.contains("ServerTrustPolicy.system"), reason)
                 }
-                XCTAssertThrowsError(try RoutingTransport(serverTrust: policy))
                 XCTAssertThrowsError(try URLSessionTransport(sessionConfiguration: .ephemeral, serverTrust: policy))
             #endif
         }

@@ -6,9 +6,10 @@ import XCTest
     import FoundationNetworking
 #endif
 
-// The Swift examples of Docs/Trust.md, compiled and run. On Linux every policy but `.system`
-// refuses the client, as the page says; on Apple platforms the clients are made. When you change
-// an example, change the page too.
+// The Swift examples of Docs/Trust.md, compiled and run. The clients are made wherever a policy
+// is enforced: on Apple platforms, and on Linux when the system's OpenSSL is opened (without it,
+// every policy but `.system` refuses the client, as the page says). When you change an example,
+// change the page too.
 final class TrustGuideExamplesTests: XCTestCase {
     /// The page's CA file: a certificate written where the example reads it.
     private func caFile() throws -> URL {
@@ -23,7 +24,7 @@ final class TrustGuideExamplesTests: XCTestCase {
         #if canImport(Security)
             return true
         #else
-            return false
+            return HTTP1Transport.carriesHTTPS
         #endif
     }
 
@@ -48,6 +49,17 @@ final class TrustGuideExamplesTests: XCTestCase {
             let client = try WebServiceClient(
                 serviceRoot: URL(string: "https://internal.example/")!,
                 serverTrust: .additionalCertificateAuthorities([ca]))
+            return client
+        }
+    }
+
+    func testOnlyYourOwnAuthorities() throws {
+        let caFile = try caFile()
+        expectClient {
+            let companyCA = try X509Certificate(derOrPEM: Data(contentsOf: caFile))
+            let client = try WebServiceClient(
+                serviceRoot: URL(string: "https://billing.internal.example/")!,
+                serverTrust: .onlyCertificateAuthorities([companyCA]))
             return client
         }
     }

@@ -49,6 +49,26 @@ typedef struct wsk_openssl {
     unsigned long (*ERR_get_error)(void);
     void (*ERR_error_string_n)(unsigned long error, char *buffer, size_t length);
     void (*ERR_clear_error)(void);
+    // Server trust (ServerTrustPolicy): further trust anchors, and the verified chain for pins.
+    void *(*d2i_X509)(void **certificate, const unsigned char **bytes, long length);
+    int (*i2d_X509)(const void *certificate, unsigned char **bytes);
+    void (*X509_free)(void *certificate);
+    void *(*SSL_CTX_get_cert_store)(const void *context);
+    int (*X509_STORE_add_cert)(void *store, void *certificate);
+    void *(*SSL_get0_verified_chain)(const void *ssl);
+    int (*OPENSSL_sk_num)(const void *stack);
+    void *(*OPENSSL_sk_value)(const void *stack, int index);
+    // What a connection negotiated, for the call's metrics.
+    const void *(*SSL_get_current_cipher)(const void *ssl);
+    const char *(*SSL_CIPHER_get_name)(const void *cipher);
+    int (*SSL_session_reused)(const void *ssl);
+    // Session resumption: the sessions (tickets) a server gives, offered again on the next connection.
+    void (*SSL_CTX_sess_set_new_cb)(void *context, int (*callback)(void *ssl, void *session));
+    int (*SSL_set_session)(void *ssl, void *session);
+    void (*SSL_SESSION_free)(void *session);
+    int (*SSL_SESSION_is_resumable)(const void *session);
+    int (*SSL_set_ex_data)(void *ssl, int index, void *data);
+    void *(*SSL_get_ex_data)(const void *ssl, int index);
 } wsk_openssl;
 
 // Opens libssl (libssl.so.3, else libssl.so.1.1) and fills `api`. Returns 0 when every function

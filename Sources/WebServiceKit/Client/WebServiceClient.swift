@@ -112,8 +112,8 @@ public final class WebServiceClient: Sendable {
     ///   - serverTrust: The policy of the client's ``RoutingTransport``.
     ///   - callbackQueue: Where callbacks run; defaults to a serial queue of the client's own.
     /// - Throws: ``ServerTrustError/unenforceable(_:)`` when this platform cannot enforce the
-    ///   policy (on Linux, anything but ``ServerTrustPolicy/system``): the client is not made
-    ///   rather than ignore a pin.
+    ///   policy (on Linux, anything but ``ServerTrustPolicy/system`` when the system's OpenSSL
+    ///   cannot be opened): the client is not made rather than ignore a pin.
     public convenience init(
         serviceRoot: URL, serverTrust: ServerTrustPolicy, callbackQueue: DispatchQueue? = nil
     ) throws(ServerTrustError) {

@@ -214,6 +214,7 @@ final class ExchangeLog: Sendable {
         if let reused = transaction?.connectionReused {
             metadata[LogMessage.MetadataKey.connectionReused] = String(reused)
         }
+        if let route = transaction?.route { metadata[LogMessage.MetadataKey.route] = "\(route)" }
         emit(.response, lines, secrets: secrets, metadata: metadata)
     }
 
@@ -224,15 +225,16 @@ final class ExchangeLog: Sendable {
             transaction.map { CallMetrics.milliseconds($0.duration) } ?? Self.milliseconds(since: sent.started)
         var reason = "\(error)"
         if let sentURL = sent.sentURL { reason = reason.replacingOccurrences(of: sentURL, with: sent.url) }
+        var metadata = [
+            LogMessage.MetadataKey.call: callName, LogMessage.MetadataKey.attempt: String(sent.attempt),
+            LogMessage.MetadataKey.method: sent.method, LogMessage.MetadataKey.url: sent.url,
+            LogMessage.MetadataKey.durationMilliseconds: String(milliseconds),
+            LogMessage.MetadataKey.error: reason,
+        ]
+        if let route = transaction?.route { metadata[LogMessage.MetadataKey.route] = "\(route)" }
         emit(
             .failure, ["<-- HTTP FAILED: \(sent.method) \(sent.url) (\(milliseconds) ms): \(reason)"],
-            secrets: sent.secrets,
-            metadata: [
-                LogMessage.MetadataKey.call: callName, LogMessage.MetadataKey.attempt: String(sent.attempt),
-                LogMessage.MetadataKey.method: sent.method, LogMessage.MetadataKey.url: sent.url,
-                LogMessage.MetadataKey.durationMilliseconds: String(milliseconds),
-                LogMessage.MetadataKey.error: reason,
-            ])
+            secrets: sent.secrets, metadata: metadata)
     }
 
     /// Logs that the call will be sent again, attempt `attempt` of `maximum`, after `wait`

@@ -71,6 +71,11 @@ public struct LogMessage: Sendable, Hashable {
         /// `true` or `false`: whether the request went over a connection that carried an earlier
         /// one (``CallMetrics/Transaction/connectionReused``). Responses, when the transport said.
         public static let connectionReused = "connectionReused"
+        /// The transport that carried the request (``CallMetrics/Route``): `direct HTTP/1.1`,
+        /// `session` (URLSession: on Linux, `https` when the system's OpenSSL could not be opened,
+        /// ``RoutingTransport/routeNotice``), or a custom transport's name. Responses and
+        /// failures, when the transport said.
+        public static let route = "route"
         /// Whole milliseconds the call waits before it is sent again. Retries.
         public static let retryDelayMilliseconds = "retryDelayMs"
     }

@@ -68,6 +68,41 @@ public struct CallMetrics: Sendable {
         }
     }
 
+    /// What a TLS connection negotiated, for a request that went over one the transport made
+    /// itself (the direct route's `https`; URLSession does not say).
+    public struct TLS: Sendable, Hashable, CustomStringConvertible {
+        /// The protocol version: `TLSv1.3`, `TLSv1.2`.
+        public var protocolVersion: String
+        /// The cipher suite, in OpenSSL's name: `TLS_AES_256_GCM_SHA384`.
+        public var cipher: String
+        /// Whether the connection resumed an earlier session (an abbreviated handshake).
+        public var sessionResumed: Bool
+        /// The protocol ALPN chose (`http/1.1`); `nil` when the server chose none.
+        public var applicationProtocol: String?
+        /// The handshake's time, from the end of the TCP connect to its last record; `nil` for a
+        /// request on a connection an earlier one made (its handshake was that request's).
+        public var handshakeDuration: Duration?
+
+        /// Creates a report of a TLS connection (a custom transport's, a test's expectation).
+        public init(
+            protocolVersion: String, cipher: String, sessionResumed: Bool, applicationProtocol: String? = nil,
+            handshakeDuration: Duration? = nil
+        ) {
+            self.protocolVersion = protocolVersion
+            self.cipher = cipher
+            self.sessionResumed = sessionResumed
+            self.applicationProtocol = applicationProtocol
+            self.handshakeDuration = handshakeDuration
+        }
+
+        public var description: String {
+            var parts = [protocolVersion, cipher]
+            if sessionResumed { parts.append("resumed") }
+            if let handshakeDuration { parts.append("handshake \(CallMetrics.text(handshakeDuration))") }
+            return parts.joined(separator: " ")
+        }
+    }
+
     /// Why a request was sent.
     public enum Reason: String, Sendable, Hashable, CustomStringConvertible {
         /// The call's first request.
@@ -119,6 +154,9 @@ public struct CallMetrics: Sendable {
         /// Bytes read from the connection: response head and body as they came (before content
         /// decoding, with chunk framing); `nil` when the transport cannot know.
         public internal(set) var bytesReceived: Int64?
+        /// What the request's TLS connection negotiated; `nil` over plain `http`, or when the
+        /// transport cannot know (URLSession).
+        public internal(set) var tls: TLS?
         /// Bytes of the request's body that were sent; `nil` when unknown, 0 without a body.
         public var requestBodyBytes: Int64? {
             reportedRequestBodyBytes ?? (countsBodyInMemory ? Int64(request.httpBody?.count ?? 0) : nil)
@@ -161,13 +199,16 @@ public struct TransportMetrics: Sendable {
     public var bytesReceived: Int64?
     /// Bytes of the request's body sent.
     public var requestBodyBytes: Int64?
+    /// What the connection's TLS negotiated; `nil` over plain `http`.
+    public var tls: CallMetrics.TLS?
 
     /// Creates a report for a request carried by `route`.
     public init(
         route: CallMetrics.Route, connectionReused: Bool? = nil, connectDuration: Duration? = nil,
         timeToFirstByte: Duration? = nil, bytesSent: Int64? = nil, bytesReceived: Int64? = nil,
-        requestBodyBytes: Int64? = nil
+        requestBodyBytes: Int64? = nil, tls: CallMetrics.TLS? = nil
     ) {
+        self.tls = tls
         self.route = route
         self.connectionReused = connectionReused
         self.connectDuration = connectDuration
@@ -198,6 +239,7 @@ extension CallMetrics: CustomStringConvertible {
             parts.append("total \(Self.text(transaction.duration))")
             if let sent = transaction.bytesSent { parts.append("\(sent) B sent") }
             if let received = transaction.bytesReceived { parts.append("\(received) B received") }
+            if let tls = transaction.tls { parts.append("\(tls)") }
             lines.append("  " + parts.joined(separator: ", "))
         }
         return lines.joined(separator: "\n")

@@ -9,11 +9,16 @@ struct DirectRequestFigures {
     var firstByteAt: UInt64?
     var bytesSent: Int64 = 0
     var bytesReceived: Int64 = 0
+    /// When this exchange's TLS handshake began; `nil` on a reused connection or over `http`.
+    var handshakeStartedAt: UInt64?
+    /// What the connection's TLS negotiated, without the handshake's time.
+    var tls: CallMetrics.TLS?
 
     /// A connect begins now (again, after a kept-alive connection the server had closed).
     mutating func connectStarts() {
         connectStartedAt = MetricsClock.now()
         connectedAt = nil
+        handshakeStartedAt = nil
     }
 
     /// `count` bytes of the response came now.
@@ -30,6 +35,14 @@ struct DirectRequestFigures {
                 connectedAt.map { MetricsClock.duration(from: start, to: $0) }
             },
             timeToFirstByte: firstByteAt.map { MetricsClock.duration(from: startedAt, to: $0) },
-            bytesSent: bytesSent, bytesReceived: bytesReceived, requestBodyBytes: requestBodyBytes)
+            bytesSent: bytesSent, bytesReceived: bytesReceived, requestBodyBytes: requestBodyBytes,
+            tls: tls.map { negotiated in
+                var negotiated = negotiated
+                // The handshake ends where the connect does (the machine hears `connected` then).
+                negotiated.handshakeDuration = handshakeStartedAt.flatMap { start in
+                    connectedAt.map { MetricsClock.duration(from: start, to: $0) }
+                }
+                return negotiated
+            })
     }
 }

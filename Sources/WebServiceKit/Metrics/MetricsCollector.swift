@@ -69,6 +69,7 @@ struct MetricsState {
             transaction.bytesSent = report.bytesSent ?? transaction.bytesSent
             transaction.bytesReceived = report.bytesReceived ?? transaction.bytesReceived
             transaction.reportedRequestBodyBytes = report.requestBodyBytes ?? transaction.reportedRequestBodyBytes
+            transaction.tls = transaction.tls ?? report.tls
         }
         transaction.error = transaction.error ?? end.error
         metrics.transactions[index] = transaction
@@ -132,6 +133,7 @@ extension Locked where Value == MetricsState {
             transaction.bytesSent = report?.bytesSent
             transaction.bytesReceived = report?.bytesReceived
             transaction.reportedRequestBodyBytes = report?.requestBodyBytes
+            transaction.tls = report?.tls
             transaction.countsBodyInMemory = outgoing.body == nil && response != nil
             transaction.responseBodyBytes = response.map { $0.bodyFileLength ?? Int64($0.body.count) }
             transaction.error = error

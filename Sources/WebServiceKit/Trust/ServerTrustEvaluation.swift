@@ -17,7 +17,7 @@
         private func refusal(evaluating trust: SecTrust, host: String) -> (code: URLError.Code, reason: String)? {
             let applied = self.policy(forHost: host)
             SecTrustSetPolicies(trust, SecPolicyCreateSSL(true, host as CFString))
-            if !applied.additionalCertificateAuthorities.isEmpty {
+            if !applied.additionalCertificateAuthorities.isEmpty || !applied.usesSystemRoots {
                 var anchors: [SecCertificate] = []
                 for certificate in applied.additionalCertificateAuthorities {
                     guard let anchor = SecCertificateCreateWithData(nil, certificate.der as CFData) else {
@@ -29,8 +29,9 @@
                     anchors.append(anchor)
                 }
                 SecTrustSetAnchorCertificates(trust, anchors as CFArray)
-                // The system's roots stay trusted along with the added anchors.
-                SecTrustSetAnchorCertificatesOnly(trust, false)
+                // The system's roots stay trusted along with the added anchors, unless the policy
+                // trusts only its own.
+                SecTrustSetAnchorCertificatesOnly(trust, !applied.usesSystemRoots)
             }
             var error: CFError?
             guard SecTrustEvaluateWithError(trust, &error) else {
@@ -44,20 +45,10 @@
                 }
                 return (code, (error as any Error).localizedDescription)
             }
-            let accepted = applied.acceptedPins
-            guard !accepted.isEmpty else { return nil }
             let chain = (SecTrustCopyCertificateChain(trust) as? [SecCertificate]) ?? []
-            for certificate in chain {
-                let der = SecCertificateCopyData(certificate) as Data
-                if let parsed = try? X509Certificate(der: der), accepted.contains(PublicKeyPin(parsed)) {
-                    return nil
-                }
-            }
-            return (
-                .serverCertificateUntrusted,
-                "no certificate of the validated chain has a pinned public key (\(applied.pins.count) pins, "
-                    + "\(applied.backupPins.count) backup pins)"
-            )
+            guard let reason = applied.pinRefusal(validatedChain: chain.map { SecCertificateCopyData($0) as Data })
+            else { return nil }
+            return (.serverCertificateUntrusted, reason)
         }
     }
 #endif

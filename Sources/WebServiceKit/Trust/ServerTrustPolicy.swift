@@ -15,10 +15,11 @@ import Foundation
 /// let client = try WebServiceClient(serviceRoot: root, serverTrust: policy)
 /// ```
 ///
-/// Where a platform cannot enforce a policy, making a client (or transport) with it fails with
-/// ``ServerTrustError/unenforceable(_:)``: a pin is never ignored. On Linux, `URLSession`
-/// (FoundationNetworking over libcurl) offers no server-trust challenge and no way to add a
-/// certificate authority, so only ``system`` can be enforced there. See Docs/Trust.md.
+/// On Apple platforms URLSession's server-trust challenge enforces a policy; on Linux the
+/// library's own TLS over the system's OpenSSL does (``HTTP1Transport/carriesHTTPS``). Where
+/// neither can, making a client (or transport) with a policy beyond ``system`` fails with
+/// ``ServerTrustError/unenforceable(_:)``, and a request that a proxy sends through URLSession on
+/// Linux fails before it is sent: a pin is never ignored. See Docs/Trust.md.
 public struct ServerTrustPolicy: Sendable, Hashable {
     /// Certificate authorities trusted in addition to the system's (on Apple platforms, anchors
     /// added to the trust object; the system's roots stay trusted).
@@ -29,15 +30,19 @@ public struct ServerTrustPolicy: Sendable, Hashable {
     public private(set) var backupPins: [PublicKeyPin]
     /// Policies for particular hosts (lowercased), which replace this one for them.
     public private(set) var hostPolicies: [String: ServerTrustPolicy]
+    /// Whether the system's roots are trusted; `false` only for
+    /// ``onlyCertificateAuthorities(_:)``, where the policy's own authorities are the only anchors.
+    public private(set) var usesSystemRoots: Bool
 
     private init(
         additionalCertificateAuthorities: [X509Certificate] = [], pins: [PublicKeyPin] = [],
-        backupPins: [PublicKeyPin] = [], hostPolicies: [String: ServerTrustPolicy] = [:]
+        backupPins: [PublicKeyPin] = [], hostPolicies: [String: ServerTrustPolicy] = [:], usesSystemRoots: Bool = true
     ) {
         self.additionalCertificateAuthorities = additionalCertificateAuthorities
         self.pins = pins
         self.backupPins = backupPins
         self.hostPolicies = hostPolicies
+        self.usesSystemRoots = usesSystemRoots
     }
 
     /// The system's trust: its roots, its host-name check. The default.
@@ -47,6 +52,13 @@ public struct ServerTrustPolicy: Sendable, Hashable {
     /// DER: ``X509Certificate``).
     public static func additionalCertificateAuthorities(_ certificates: [X509Certificate]) -> ServerTrustPolicy {
         ServerTrustPolicy(additionalCertificateAuthorities: certificates)
+    }
+
+    /// `certificates` as the only trust anchors: the system's roots are not trusted, so a server
+    /// passes only with a chain to one of these (a private CA that issues every certificate of a
+    /// company's services), its host name still checked.
+    public static func onlyCertificateAuthorities(_ certificates: [X509Certificate]) -> ServerTrustPolicy {
+        ServerTrustPolicy(additionalCertificateAuthorities: certificates, usesSystemRoots: false)
     }
 
     /// The system's validation (with `additionalCertificateAuthorities` as further anchors), and
@@ -93,25 +105,49 @@ public struct ServerTrustPolicy: Sendable, Hashable {
 
     /// Whether this policy (for every host) is the system's trust and nothing more.
     public var isSystem: Bool {
-        additionalCertificateAuthorities.isEmpty && pins.isEmpty && backupPins.isEmpty
+        usesSystemRoots && additionalCertificateAuthorities.isEmpty && pins.isEmpty && backupPins.isEmpty
             && hostPolicies.values.allSatisfy(\.isSystem)
     }
 
     /// Every pin a validated chain may match: the pins in use and the backup ones.
     var acceptedPins: Set<PublicKeyPin> { Set(pins).union(backupPins) }
 
-    /// Whether the transports of this platform can enforce the policy.
+    /// Why the validated `chain` (DER certificates, leaf first) fails this policy's pins; `nil`
+    /// when the policy pins nothing or a certificate of the chain has an accepted key. One check
+    /// for every platform's TLS (Security on Apple platforms, OpenSSL on Linux).
+    func pinRefusal(validatedChain chain: [Data]) -> String? {
+        let accepted = acceptedPins
+        guard !accepted.isEmpty else { return nil }
+        for der in chain {
+            if let certificate = try? X509Certificate(der: der), accepted.contains(PublicKeyPin(certificate)) {
+                return nil
+            }
+        }
+        return "no certificate of the validated chain has a pinned public key (\(pins.count) pins, "
+            + "\(backupPins.count) backup pins)"
+    }
+
+    /// Whether the default transports of this platform can enforce the policy: on Apple
+    /// platforms, URLSession's server-trust challenge; on Linux, the library's own TLS over the
+    /// system's OpenSSL (``HTTP1Transport/carriesHTTPS``).
     ///
     /// - Throws: ``ServerTrustError/unenforceable(_:)`` saying why not.
     public func checkEnforceable() throws(ServerTrustError) {
+        try checkEnforceable(direct: RoutingTransport.usesDirectHTTP1ByDefault && HTTP1Transport.carriesHTTPS)
+    }
+
+    /// Whether the policy can be enforced when `https` goes over the library's own TLS
+    /// (`direct`) or through URLSession.
+    func checkEnforceable(direct: Bool) throws(ServerTrustError) {
         #if canImport(Security)
             return
         #else
-            guard isSystem else {
+            guard isSystem || direct else {
                 throw .unenforceable(
                     "URLSession on this platform (FoundationNetworking over libcurl) gives no server-trust "
-                        + "challenge and no way to add a certificate authority: only ServerTrustPolicy.system "
-                        + "can be enforced; \(requirements) would be ignored")
+                        + "challenge and no way to add a certificate authority, and the library's own TLS is not "
+                        + "in use (\(HTTP1Transport.httpsUnavailableReason ?? "the direct route is off")): only "
+                        + "ServerTrustPolicy.system can be enforced; \(requirements) would be ignored")
             }
         #endif
     }
@@ -119,6 +155,7 @@ public struct ServerTrustPolicy: Sendable, Hashable {
     /// What the policy asks beyond the system's trust, in words.
     var requirements: String {
         var parts: [String] = []
+        if !usesSystemRoots { parts.append("no system roots") }
         if !additionalCertificateAuthorities.isEmpty {
             parts.append("\(additionalCertificateAuthorities.count) additional certificate authorities")
         }

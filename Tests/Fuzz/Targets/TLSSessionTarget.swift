@@ -36,8 +36,10 @@
                 let library = try? OpenSSLLibrary.shared.get()
             else { return nil }
             do {
+                let authority = try X509Certificate(
+                    derOrPEM: Data(contentsOf: URL(fileURLWithPath: "\(directory)/cert.pem")))
                 let client = try TLSContext.client(
-                    trust: .init(systemRoots: false, additionalCAFiles: ["\(directory)/cert.pem"]), library: library)
+                    trust: .init(policy: .onlyCertificateAuthorities([authority])), library: library)
                 let server = try TLSContext.server(
                     chainFile: "\(directory)/cert.pem", keyFile: "\(directory)/key.pem", library: library)
                 return (client, server)

@@ -32,6 +32,13 @@
         private let resolver: HostResolver
         /// The TLS settings of an `https` origin; `nil` in the clear.
         private let tls: TLSContext?
+        /// The proxy the connection goes through: a tunnel for `https`, the absolute form for
+        /// `http`; `nil`: straight to the origin.
+        private let proxy: ProxyRoute?
+        /// The `CONNECT` exchange of a new tunnelled connection, while it runs.
+        private var tunnel: ProxyTunnel?
+        /// The part of the `CONNECT` request not written yet.
+        private var tunnelRequest: ArraySlice<UInt8> = []
         private var body: RequestBodySource
         private var output = OutgoingBytes()
         /// Touched off the loop only by a download's file writer (``FileIntake``), while it has it.
@@ -60,13 +67,14 @@
         private init(
             request: WebServiceRequest, method: String, url: URL, host: String, body: RequestBodySource,
             machine: HTTP1ConnectionMachine, socket: LoopSocket, context: TransportContext, resolver: HostResolver,
-            tls: TLSContext?
+            tls: TLSContext?, proxy: ProxyRoute?
         ) {
             self.request = request
             self.method = method
             self.url = url
             self.host = host
             self.tls = tls
+            self.proxy = proxy
             port = url.port ?? (tls == nil ? 80 : 443)
             self.body = body
             self.machine = machine
@@ -80,11 +88,13 @@
         /// Sends `request` on `connection` (opened when it is not open yet) and reads its response
         /// into `context`'s sink; `deadline` in nanoseconds of ``EventLoop/now()``. A streamed
         /// body's length is the context's (`nil`: unknown, sent chunked). With `tls`, a new
-        /// connection's TLS handshake follows its connect, and everything goes through it.
+        /// connection's TLS handshake follows its connect, and everything goes through it. With
+        /// `proxy`, a new connection goes to the proxy: through a `CONNECT` tunnel for `https`,
+        /// with the target in absolute form for `http`.
         static func run(
             _ request: WebServiceRequest, url: URL, on connection: LoopConnection, deadline: UInt64?,
-            context: TransportContext, tls: TLSContext? = nil, resolver: HostResolver = .shared,
-            readers: BodyStreamReader = .shared
+            context: TransportContext, tls: TLSContext? = nil, proxy: ProxyRoute? = nil,
+            resolver: HostResolver = .shared, readers: BodyStreamReader = .shared
         ) async throws -> Outcome {
             let host = try SocketOperations.host(of: url)
             let method = request.method
@@ -95,7 +105,7 @@
                     deadline: deadline))
             let exchange = HTTP1Exchange(
                 request: request, method: method, url: url, host: host, body: body, machine: machine,
-                socket: connection.socket, context: context, resolver: resolver, tls: tls)
+                socket: connection.socket, context: context, resolver: resolver, tls: tls, proxy: proxy)
             let loop = connection.loop
             return try await withTaskCancellationHandler {
                 try await withCheckedThrowingContinuation { continuation in
@@ -115,6 +125,8 @@
         private func start(_ continuation: CheckedContinuation<Outcome, any Error>) {
             self.continuation = continuation
             figures.startedAt = MetricsClock.now()
+            // A kept-alive TLS connection: what its handshake negotiated (a new one's comes later).
+            figures.tls = socket.tls?.session.negotiated
             // Cancelled before it started: the cancellation's work ran first, and found nothing.
             if cancelled { return handle(.cancelled) }
             if let deadline = machine.request.deadline {
@@ -284,14 +296,18 @@
 
         private func connect() {
             figures.connectStarts()
-            resolver.addresses(of: host, port: port, on: loop) { [self] result in
+            // Through a proxy, the connection is the proxy's.
+            let (peer, peerPort) = proxy.map { ($0.host, $0.port) } ?? (host, port)
+            resolver.addresses(of: peer, port: peerPort, on: loop) { [self] result in
                 guard !machine.isDone else { return }
                 switch result {
                 case .success(let addresses):
-                    socket.connect(to: addresses[...], name: "\(host):\(port)") { [self] result in
+                    let name = proxy.map { "the proxy \($0)" } ?? "\(host):\(port)"
+                    socket.connect(to: addresses[...], name: name) { [self] result in
                         guard !machine.isDone else { return }
                         switch result {
                         case .success:
+                            if let tls, let proxy { return startTunnel(through: proxy, then: tls) }
                             if let tls { return startTLS(tls) }
                             figures.connectedAt = MetricsClock.now()
                             handle(.connected(now: EventLoop.now()))
@@ -303,11 +319,52 @@
             }
         }
 
+        /// Asks the proxy just connected to for a tunnel to the origin (`CONNECT`); TLS begins once
+        /// it answers with a 2xx. Like the handshake, it is part of connecting for the machine.
+        private func startTunnel(through proxy: ProxyRoute, then context: TLSContext) {
+            let tunnel = ProxyTunnel(to: host, port: port, through: proxy)
+            tunnelRequest = tunnel.request(fields: request.allHTTPHeaderFields ?? [:])[...]
+            self.tunnel = tunnel
+            socket.watch([.read, .write]) { [unowned self] events in tunnelStep(events, then: context) }
+        }
+
+        /// Writes what is left of the `CONNECT` request, then reads the proxy's answer.
+        private func tunnelStep(_ events: IOEvents, then context: TLSContext) {
+            guard !machine.isDone, var tunnel else { return }
+            while !tunnelRequest.isEmpty {
+                switch tunnelRequest.withUnsafeBytes({ SocketOperations.send(socket.fd, $0) }) {
+                case .moved(let count): tunnelRequest.removeFirst(count)
+                case .wouldBlock: return socket.watch([.read, .write])
+                case .peerClosed: return handle(tunnel.ended())
+                case .failed(let reason): return handle(.broke(reason))
+                }
+            }
+            guard !events.isDisjoint(with: [.readable, .hangUp, .error]) else { return socket.watch(.read) }
+            let buffer = loop.readBuffer
+            switch SocketOperations.receive(socket.fd, into: buffer) {
+            case .moved(let count) where count > 0:
+                switch tunnel.receive(UnsafeRawBufferPointer(rebasing: buffer[..<count])) {
+                case .incomplete:
+                    self.tunnel = tunnel
+                    socket.watch(.read)
+                case .established:
+                    self.tunnel = nil
+                    startTLS(context)
+                case .refused(let error): handle(error)
+                }
+            case .wouldBlock: socket.watch(.read)
+            case .failed(let reason): handle(.broke(reason))
+            default: handle(tunnel.ended())
+            }
+        }
+
         /// Begins the TLS handshake of the connection just made; the machine hears `connected` once
         /// it is done, so a deadline during it names the connecting phase.
         private func startTLS(_ context: TLSContext) {
+            figures.handshakeStartedAt = MetricsClock.now()
             do {
-                socket.tls = TLSStream(session: try TLSSession(context: context, role: .client(host: host)))
+                socket.tls = TLSStream(
+                    session: try TLSSession(context: context, role: .client(host: host), peer: "\(host):\(port)"))
             } catch {
                 return handle(error.urlError)
             }
@@ -336,6 +393,7 @@
                 return socket.watch(tls.hasPendingOutput ? [.read, .write] : .read)
             }
             figures.connectedAt = MetricsClock.now()
+            figures.tls = tls.session.negotiated
             handle(.connected(now: EventLoop.now()))
         }
 
@@ -359,7 +417,9 @@
         }
 
         private func writeHead() {
-            let head = body.head(of: request, method: method, url: url, as: machine.request)
+            // Through a proxy without a tunnel (plain `http`): the target in absolute form.
+            let head = body.head(
+                of: request, method: method, url: url, as: machine.request, forwardProxy: tls == nil ? proxy : nil)
             output.append(head.bytes, bodyBytes: head.bodyBytes)
             // Input is read from the first byte out (an early answer); writable only when a write
             // would block.
@@ -440,6 +500,7 @@
             if context.metrics != nil {
                 // Reported before the call resumes.
                 figures.bytesSent = output.wireBytes
+                figures.tls = figures.tls ?? socket.tls?.session.negotiated
                 context.report(
                     figures.report(connectionReused: machine.connectionReused, requestBodyBytes: output.bodyBytesSent))
             }

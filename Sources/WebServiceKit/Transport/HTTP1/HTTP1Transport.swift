@@ -5,14 +5,15 @@ import Foundation
     import FoundationNetworking
 #endif
 
-/// Sends requests to plain `http` URLs over HTTP/1.1 connections of its own, without `URLSession`:
-/// every request, whatever its method and body (none, in memory, streamed; a response in memory,
-/// streamed or downloaded to a file), on a kept-alive connection of the origin's pool, each
-/// decision about it made by one state machine (``HTTP1ConnectionMachine``).
+/// Sends requests over HTTP/1.1 connections of its own, without `URLSession`: every request,
+/// whatever its method and body (none, in memory, streamed; a response in memory, streamed or
+/// downloaded to a file), on a kept-alive connection of the origin's pool, each decision about it
+/// made by one state machine (``HTTP1ConnectionMachine``). On Linux `https` too, over TLS from the
+/// system's OpenSSL (``carriesHTTPS``), and HTTP proxies (``carriesProxies``).
 ///
-/// ``RoutingTransport``, the client's default, sends every plain-`http` request here on Linux
-/// unless a proxy applies, and `https` through ``URLSessionTransport``. Use this transport on its
-/// own when every call goes to `http` URLs that no proxy stands in front of:
+/// ``RoutingTransport``, the client's default, sends every request here on Linux unless a proxy
+/// it cannot speak to applies (SOCKS) or OpenSSL is missing. Use this transport on its own when
+/// you want its connections and nothing else:
 ///
 /// ```swift
 /// let client = WebServiceClient(serviceRoot: root, transport: HTTP1Transport(configuration: .ephemeral))
@@ -45,23 +46,31 @@ import Foundation
 /// configuration's additional fields, `Accept`, `User-Agent`, `Accept-Encoding` and its cookies
 /// are added above the cache by the client's bridge stage, so its log and cache see them.
 ///
-/// It carries only `http` URLs: any other scheme (`https` included) fails with
-/// `URLError(.unsupportedURL)` before a connection is opened. It connects directly: the
-/// configuration's proxy settings and the environment's `http_proxy` are not used (the routing
-/// transport sends such requests through the session instead).
+/// It carries `http` URLs, and `https` ones where ``carriesHTTPS``: any other scheme fails with
+/// `URLError(.unsupportedURL)` before a connection is opened. It goes through the HTTP proxy the
+/// configuration's `connectionProxyDictionary` names, else the environment's `http_proxy`,
+/// `https_proxy` or `all_proxy` (with `no_proxy`), as libcurl reads them: plain `http` in
+/// absolute form, `https` through a `CONNECT` tunnel, with Basic credentials from the proxy URL
+/// (`http://user:password@host:port`) sent to the proxy only; a 407 or another refusal of the
+/// tunnel fails the call with a typed error.
 public final class HTTP1Transport: WebServiceTransport {
     /// The configuration's fields and cookies, which the client's bridge stage adds.
     public let bridge: RequestBridge?
     /// Every connection of this transport, kept-alive or not, counts against its caps
     /// (``ConnectionPool/limits(for:)``).
     let pool: ConnectionPool
-    /// How `https` origins are trusted, when this transport carries them (on the event loop,
-    /// through the system's OpenSSL: Transport/TLS); `nil`: `http` only. Not public yet: the
-    /// routing transport sends `https` through URLSession until server-trust policies are
-    /// enforced here too (issue 34).
-    let tlsTrust: TLSContext.Trust?
-    /// The TLS context, made on the first `https` request (when OpenSSL is opened).
-    private let tlsContext = Locked<Result<TLSContext, TLSFailure>?>(nil)
+    /// How `https` origins are trusted (on the event loop, through the system's OpenSSL:
+    /// Transport/TLS); `nil`: this transport carries `http` only.
+    let serverTrust: ServerTrustPolicy?
+    /// A test-only switch that turns certificate verification off (``TLSContext/Trust``), for the
+    /// twins of the tests that show a server refused.
+    let testOnlySkipsVerification: Bool
+    /// The proxies that apply (the configuration's `connectionProxyDictionary`, else the
+    /// environment's `http_proxy`, `https_proxy`, `all_proxy` and `no_proxy`), read once.
+    let proxies: ProxyEnvironment
+    /// The TLS contexts, each made on the first `https` request that needs it: one for the hosts
+    /// of the general policy (key `""`), one for each host with a policy of its own.
+    private let tlsContexts = Locked<[String: Result<TLSContext, TLSFailure>]>([:])
 
     /// Creates a transport with the connection caps, additional header fields and cookies of
     /// `configuration` (`.default` shares `HTTPCookieStorage.shared`; `.ephemeral` keeps cookies
@@ -71,12 +80,16 @@ public final class HTTP1Transport: WebServiceTransport {
     ///   - configuration: The session configuration whose caps, header fields and cookies apply.
     ///   - connectionLimits: Caps that replace the configuration's: connections per origin,
     ///     connections in all. A cap left `nil` keeps its default.
+    ///   - serverTrust: How `https` servers are trusted (``carriesHTTPS``): the system's store by
+    ///     default.
     public convenience init(
-        configuration: URLSessionConfiguration = .default, connectionLimits: ConnectionLimits = ConnectionLimits()
+        configuration: URLSessionConfiguration = .default, connectionLimits: ConnectionLimits = ConnectionLimits(),
+        serverTrust: ServerTrustPolicy = .system
     ) {
         self.init(
-            configuration: configuration, cookies: CookieJar(configuration: configuration),
-            limits: ConnectionPool.limits(for: configuration, connectionLimits))
+            configuration: configuration,
+            bridge: RequestBridge(configuration: configuration, cookies: CookieJar(configuration: configuration)),
+            limits: ConnectionPool.limits(for: configuration, connectionLimits), serverTrust: serverTrust)
     }
 
     /// A transport for `configuration` with the cookie jar `cookies`; `limits` replaces the pool's
@@ -89,27 +102,70 @@ public final class HTTP1Transport: WebServiceTransport {
     }
 
     /// A transport with the caps of `configuration` (or `limits`) whose requests get `bridge`'s
-    /// fields and cookies (a routing transport's, shared with its session).
+    /// fields and cookies (a routing transport's, shared with its session), trusting `https`
+    /// servers as `serverTrust` says (`nil`: `http` only).
     init(
         configuration: URLSessionConfiguration, bridge: RequestBridge, limits: ConnectionPool.Limits?,
-        tlsTrust: TLSContext.Trust? = nil
+        serverTrust: ServerTrustPolicy? = .system, testOnlySkipsVerification: Bool = false,
+        proxies: ProxyEnvironment? = nil
     ) {
         pool = ConnectionPool(
             limits: limits ?? ConnectionPool.limits(for: configuration), onThreads: Self.runsOnThreads)
+        self.proxies = proxies ?? ProxyEnvironment.current.overridden(by: configuration)
         self.bridge = bridge
-        self.tlsTrust = tlsTrust
+        self.serverTrust = serverTrust
+        self.testOnlySkipsVerification = testOnlySkipsVerification
     }
 
-    /// The TLS context of this transport's `https` origins, made once; its failure (OpenSSL
-    /// missing, a CA file that cannot be read) fails each `https` call.
-    private func tls() throws -> TLSContext {
+    /// Whether this platform's HTTP/1.1 transports carry `https`: on Linux, on the event loop,
+    /// once the system's OpenSSL has been opened (the first call opens it). Elsewhere, when
+    /// OpenSSL cannot be opened, or under the blocking test driver, `https` goes through
+    /// URLSession (``RoutingTransport``) and this transport refuses it.
+    public static var carriesHTTPS: Bool {
+        #if os(Linux) && canImport(CWebServiceKitSystem)
+            if case .success = OpenSSLLibrary.shared { return !runsOnThreads }
+        #endif
+        return false
+    }
+
+    /// Whether this platform's HTTP/1.1 transports go through HTTP proxies themselves: on Linux,
+    /// on the event loop (plain `http` in absolute form, `https` through a `CONNECT` tunnel).
+    /// Elsewhere, and under the blocking test driver, a request a proxy applies to fails with
+    /// `URLError(.unsupportedURL)` here, and ``RoutingTransport`` sends it through URLSession.
+    public static var carriesProxies: Bool {
+        #if os(Linux) && canImport(CWebServiceKitSystem)
+            return !runsOnThreads
+        #else
+            return false
+        #endif
+    }
+
+    /// Why ``carriesHTTPS`` is `false`, in words; `nil` when it is `true`.
+    static var httpsUnavailableReason: String? {
+        guard !carriesHTTPS else { return nil }
+        #if os(Linux) && canImport(CWebServiceKitSystem)
+            if case .failure(let failure) = OpenSSLLibrary.shared { return failure.message }
+            return "the blocking test driver (WEBSERVICEKIT_HTTP1_THREADS=1) has no TLS layer"
+        #else
+            return "this platform's TLS is URLSession's"
+        #endif
+    }
+
+    /// The TLS context for `host`, made once per policy; its failure (OpenSSL missing, an
+    /// authority OpenSSL cannot read) fails each `https` call that needs it.
+    private func tls(forHost host: String) throws -> TLSContext {
         #if canImport(CWebServiceKitSystem)
-            let result = tlsContext.withLock { stored -> Result<TLSContext, TLSFailure> in
-                if let stored { return stored }
+            let policy = serverTrust ?? .system
+            let key = policy.hostPolicies[host.lowercased()] == nil ? "" : host.lowercased()
+            let result = tlsContexts.withLock { contexts -> Result<TLSContext, TLSFailure> in
+                if let stored = contexts[key] { return stored }
                 let made = Result { () throws(TLSFailure) -> TLSContext in
-                    try TLSContext.client(trust: tlsTrust ?? .init(), library: try OpenSSLLibrary.shared.get())
+                    try TLSContext.client(
+                        trust: .init(
+                            policy: policy.policy(forHost: host), testOnlySkipsVerification: testOnlySkipsVerification),
+                        library: try OpenSSLLibrary.shared.get())
                 }
-                stored = made
+                contexts[key] = made
                 return made
             }
             do {
@@ -141,13 +197,13 @@ public final class HTTP1Transport: WebServiceTransport {
         return ConnectionLimits(perOrigin: limits.perOrigin, total: limits.total)
     }
 
-    /// Sends `request`, which must have an `http` URL; throws `URLError(.unsupportedURL)` for any
-    /// other scheme.
+    /// Sends `request`, which must have an `http` URL, or an `https` one where ``carriesHTTPS``;
+    /// throws `URLError(.unsupportedURL)` for any other scheme, before a connection is opened.
     public func send(_ request: WebServiceRequest, context: TransportContext) async throws -> TransportResponse {
         // Never an `https` request in the clear: only through TLS on the event loop, when asked.
         switch request.url?.scheme?.lowercased() {
         case "http": break
-        case "https" where tlsTrust != nil && !Self.runsOnThreads: break
+        case "https" where serverTrust != nil && Self.carriesHTTPS: break
         default: throw URLError(.unsupportedURL)
         }
         guard let url = request.url else { throw URLError(.badURL) }
@@ -206,8 +262,10 @@ public final class HTTP1Transport: WebServiceTransport {
     private func send(
         _ request: WebServiceRequest, url: URL, deadline: DispatchTime?, context: TransportContext
     ) async throws -> TransportResponse {
-        let origin = Self.origin(of: url)
-        let tls = url.scheme?.lowercased() == "https" ? try self.tls() : nil
+        let proxy = try self.proxy(for: url)
+        // A connection through a proxy is that proxy's: its own key in the pool.
+        let origin = Self.origin(of: url) + (proxy.map { " via \($0)" } ?? "")
+        let tls = url.scheme?.lowercased() == "https" ? try self.tls(forHost: url.host ?? "") : nil
         let connection = try await pool.connection(to: origin, deadline: deadline)
         let outcome: Outcome
         do {
@@ -216,7 +274,7 @@ public final class HTTP1Transport: WebServiceTransport {
                 case .loop(let socket):
                     outcome = try await HTTP1Exchange.run(
                         request, url: url, on: socket, deadline: deadline?.uptimeNanoseconds, context: context,
-                        tls: tls)
+                        tls: tls, proxy: proxy)
             #endif
             case .blocking(let socket, let queue):
                 let exchange = UnsafeSendable(
@@ -234,6 +292,27 @@ public final class HTTP1Transport: WebServiceTransport {
         }
         pool.release(connection, to: origin, reusable: outcome.leavesConnectionReusable)
         return outcome.response
+    }
+
+    /// The proxy a request to `url` goes through; `nil`: straight to the origin. Throws
+    /// `URLError(.unsupportedURL)` for a proxy this transport cannot use.
+    private func proxy(for url: URL) throws -> ProxyRoute? {
+        switch proxies.route(for: url) {
+        case .direct: return nil
+        case .proxy(let route):
+            guard Self.carriesProxies else {
+                throw URLError(
+                    .unsupportedURL,
+                    reason: "a proxy (\(route)) applies to \(url.host ?? "the host"), and this platform's HTTP/1.1 "
+                        + "transport does not go through proxies: use RoutingTransport, which sends it through URLSession"
+                )
+            }
+            return route
+        case .unsupported(let reason):
+            throw URLError(
+                .unsupportedURL,
+                reason: "\(reason): RoutingTransport sends such requests through URLSession, which uses the proxy")
+        }
     }
 
     /// The key of `url`'s origin in the pool: scheme, host and port (RFC 9110 §4.3.1).

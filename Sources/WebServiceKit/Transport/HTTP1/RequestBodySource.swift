@@ -69,13 +69,14 @@ struct RequestBodySource {
     /// The head of `request` as `kind` frames the body, followed by the body when it goes with
     /// the head; `bodyBytes` of them are the body's.
     func head(
-        of request: WebServiceRequest, method: String, url: URL, as kind: HTTP1ConnectionMachine.Request
+        of request: WebServiceRequest, method: String, url: URL, as kind: HTTP1ConnectionMachine.Request,
+        forwardProxy: ProxyRoute? = nil
     ) -> (bytes: [UInt8], bodyBytes: Int) {
         var bytes =
             HTTP1RequestHead(
                 method: method, url: url, fields: request.allHTTPHeaderFields ?? [:],
                 framing: framing(for: kind.body, method: method), expectsContinue: kind.expectsContinue,
-                keepsAlive: kind.keepsAlive
+                keepsAlive: kind.keepsAlive, forwardProxy: forwardProxy
             ).bytes
         guard kind.body == .withHead, case .data(let data) = content else { return (bytes, 0) }
         bytes.append(contentsOf: data)

@@ -14,18 +14,21 @@
 
         /// Where a client's trust comes from.
         struct Trust: Sendable, Equatable {
-            /// The system's store (OpenSSL's default paths, which honour `SSL_CERT_FILE` and
-            /// `SSL_CERT_DIR`, as curl does).
-            var systemRoots = true
-            /// PEM files of further certificate authorities to trust.
-            var additionalCAFiles: [String] = []
-            /// A test-only switch that turns verification off, so that a test of a refusal can show
-            /// it fails without the check (its twin). Never set outside tests.
+            /// The policy for the hosts the context serves (``ServerTrustPolicy/policy(forHost:)``):
+            /// the system's store unless it trusts only its own authorities (OpenSSL's default
+            /// paths, which honour `SSL_CERT_FILE` and `SSL_CERT_DIR`, as curl does), its
+            /// authorities as further anchors, its pins checked after the handshake.
+            var policy: ServerTrustPolicy = .system
+            /// A test-only switch that turns verification (and pins) off, so that a test of a
+            /// refusal can show it fails without the check (its twin). Never set outside tests.
             var testOnlySkipsVerification = false
         }
 
         /// The ALPN list each client session offers, in wire form (RFC 7301 §3.1); empty for none.
         let alpn: [UInt8]
+        /// The policy a client session checks the server's verified chain against once the
+        /// handshake is done (its pins); `nil` when verification is off (tests only) or for a server.
+        private(set) var pinning: ServerTrustPolicy?
 
         private init(library: OpenSSLLibrary, pointer: UnsafeMutableRawPointer, alpn: [UInt8]) {
             self.library = library
@@ -33,7 +36,88 @@
             self.alpn = alpn
         }
 
-        deinit { library.api.SSL_CTX_free(pointer) }
+        deinit {
+            for session in keptSessions.withLock({ $0.sessions.values }) {
+                library.api.SSL_SESSION_free(session.pointer)
+            }
+            library.api.SSL_CTX_free(pointer)
+        }
+
+        // MARK: - Session resumption
+
+        /// A session a server gave (a TLS 1.3 ticket, a TLS 1.2 session), owned by the store.
+        struct KeptSession: @unchecked Sendable {
+            let pointer: UnsafeMutableRawPointer
+        }
+
+        /// The sessions kept for resumption, by peer (`host:port`): the latest one each server
+        /// gave, offered once (a TLS 1.3 ticket is for one use, RFC 8446 §C.4), at most
+        /// ``keptSessionLimit`` peers (the oldest peer's goes first).
+        private let keptSessions = Locked<(sessions: [String: KeptSession], order: [String])>(([:], []))
+
+        /// The most peers whose sessions a context keeps.
+        static let keptSessionLimit = 256
+
+        /// Whether client sessions of this context resume and keep sessions: when the library is
+        /// the process's shared one, whose functions the new-session callback calls.
+        private(set) var resumesSessions = false
+
+        /// Turns resumption on: OpenSSL hands each session a server gives to
+        /// ``newSessionCallback`` instead of its own cache (`SSL_SESS_CACHE_CLIENT |
+        /// SSL_SESS_CACHE_NO_INTERNAL`).
+        private func enableResumption() {
+            guard case .success(let shared) = OpenSSLLibrary.shared,
+                unsafeBitCast(shared.api.SSL_get_ex_data, to: UnsafeRawPointer?.self)
+                    == unsafeBitCast(library.api.SSL_get_ex_data, to: UnsafeRawPointer?.self)
+            else { return }
+            _ = library.api.SSL_CTX_ctrl(pointer, Self.setSessionCacheMode, Self.clientCacheWithoutInternalStore, nil)
+            library.api.SSL_CTX_sess_set_new_cb(pointer, Self.newSessionCallback)
+            resumesSessions = true
+        }
+
+        /// OpenSSL's new-session callback: keeps `session` for the peer of the ``TLSSession``
+        /// whose data `ssl` carries. Returns 1 when the store took the reference.
+        private static let newSessionCallback:
+            @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> Int32 = { ssl, session in
+                guard let ssl, let session, case .success(let library) = OpenSSLLibrary.shared,
+                    let owner = library.api.SSL_get_ex_data(ssl, 0)
+                else { return 0 }
+                let tls = Unmanaged<TLSSession>.fromOpaque(owner).takeUnretainedValue()
+                guard let peer = tls.peer, library.api.SSL_SESSION_is_resumable(session) == 1 else { return 0 }
+                tls.context.keep(KeptSession(pointer: session), for: peer)
+                return 1
+            }
+
+        /// Keeps `session` for `peer`, in place of the one kept before.
+        private func keep(_ session: KeptSession, for peer: String) {
+            let dropped = keptSessions.withLock { store -> [KeptSession] in
+                var dropped: [KeptSession] = []
+                if let old = store.sessions.updateValue(session, forKey: peer) {
+                    dropped.append(old)
+                    store.order.removeAll { $0 == peer }
+                }
+                store.order.append(peer)
+                while store.order.count > Self.keptSessionLimit {
+                    let oldest = store.order.removeFirst()
+                    if let old = store.sessions.removeValue(forKey: oldest) { dropped.append(old) }
+                }
+                return dropped
+            }
+            for old in dropped { library.api.SSL_SESSION_free(old.pointer) }
+        }
+
+        /// Offers the session kept for `peer`, if any, to the new connection `ssl`, and forgets it
+        /// (the connection takes its own reference).
+        func offerKeptSession(for peer: String, to ssl: UnsafeMutableRawPointer) {
+            let kept = keptSessions.withLock { store -> KeptSession? in
+                guard let kept = store.sessions.removeValue(forKey: peer) else { return nil }
+                store.order.removeAll { $0 == peer }
+                return kept
+            }
+            guard let kept else { return }
+            _ = library.api.SSL_set_session(ssl, kept.pointer)
+            library.api.SSL_SESSION_free(kept.pointer)
+        }
 
         /// A client context trusting `trust`, offering `alpn` (in order of preference).
         static func client(trust: Trust, alpn: [String] = ["http/1.1"], library: OpenSSLLibrary) throws(TLSFailure)
@@ -41,19 +125,45 @@
         {
             let context = try make(library.api.TLS_client_method(), alpn: alpnWire(alpn), library: library)
             let api = library.api
+            let policy = trust.policy
             if !trust.testOnlySkipsVerification {
                 api.SSL_CTX_set_verify(context.pointer, Self.verifyPeer, nil)
+                context.pinning = policy.acceptedPins.isEmpty ? nil : policy
             }
-            if trust.systemRoots, api.SSL_CTX_set_default_verify_paths(context.pointer) != 1 {
+            if policy.usesSystemRoots, api.SSL_CTX_set_default_verify_paths(context.pointer) != 1 {
                 throw TLSFailure(
                     .unavailable, "the system's certificate store could not be read: \(library.drainErrors())")
             }
-            for file in trust.additionalCAFiles where api.SSL_CTX_load_verify_locations(context.pointer, file, nil) != 1
-            {
-                throw TLSFailure(
-                    .untrusted, "the certificate authority file \(file) could not be read: \(library.drainErrors())")
-            }
+            try context.addAuthorities(policy.additionalCertificateAuthorities)
+            context.enableResumption()
             return context
+        }
+
+        /// Adds `authorities` to the context's store of trust anchors.
+        private func addAuthorities(_ authorities: [X509Certificate]) throws(TLSFailure) {
+            let api = library.api
+            guard !authorities.isEmpty else { return }
+            guard let store = api.SSL_CTX_get_cert_store(pointer) else {
+                throw TLSFailure(.unavailable, "the context has no certificate store")
+            }
+            for authority in authorities {
+                let certificate = authority.der.withUnsafeBytes { bytes -> UnsafeMutableRawPointer? in
+                    var cursor = bytes.bindMemory(to: UInt8.self).baseAddress.map { UnsafePointer($0) }
+                    return api.d2i_X509(nil, &cursor, bytes.count)
+                }
+                guard let certificate else {
+                    throw TLSFailure(
+                        .untrusted,
+                        "a certificate authority of the policy could not be read by OpenSSL: \(library.drainErrors())")
+                }
+                defer { api.X509_free(certificate) }
+                // The store takes its own reference.
+                guard api.X509_STORE_add_cert(store, certificate) == 1 else {
+                    throw TLSFailure(
+                        .untrusted,
+                        "a certificate authority of the policy could not be trusted: \(library.drainErrors())")
+                }
+            }
         }
 
         /// A server context with `chainFile` and `keyFile` (PEM): for the tests' in-process peer and
@@ -103,5 +213,7 @@
         static let setMinimumProtocolVersion: Int32 = 123  // SSL_CTRL_SET_MIN_PROTO_VERSION
         static let tls12 = 0x0303  // TLS1_2_VERSION
         static let noRenegotiation: UInt64 = 1 << 30  // SSL_OP_NO_RENEGOTIATION
+        static let setSessionCacheMode: Int32 = 44  // SSL_CTRL_SET_SESS_CACHE_MODE
+        static let clientCacheWithoutInternalStore = 0x0001 | 0x0100 | 0x0200  // CLIENT | NO_INTERNAL
     }
 #endif

@@ -1,6 +1,7 @@
 // The C shim declares OpenSSL's function table; a build without it (the fuzz binary) has no TLS layer.
 #if canImport(CWebServiceKitSystem)
     import CWebServiceKitSystem
+    import Foundation
 
     #if canImport(Glibc)
         import Glibc
@@ -22,7 +23,7 @@
     ///
     /// Not thread-safe: one connection uses it at a time.
     final class TLSSession {
-        private let context: TLSContext
+        let context: TLSContext
         private let ssl: UnsafeMutableRawPointer
         /// What the network sent, for OpenSSL to read.
         private let input: UnsafeMutableRawPointer
@@ -46,8 +47,15 @@
             case server
         }
 
-        init(context: TLSContext, role: Role) throws(TLSFailure) {
+        /// The peer's key in the context's store of sessions to resume (`host:port`); `nil`: the
+        /// session is neither resumed nor kept.
+        let peer: String?
+
+        /// A session for `role`; a client's with a `peer` key resumes the session the context kept
+        /// for that peer, if any, and keeps the ones the server gives.
+        init(context: TLSContext, role: Role, peer: String? = nil) throws(TLSFailure) {
             self.context = context
+            self.peer = peer
             let api = context.library.api
             api.ERR_clear_error()
             guard let ssl = api.SSL_new(context.pointer) else {
@@ -71,6 +79,11 @@
             case .client(let host):
                 api.SSL_set_connect_state(ssl)
                 try configureClient(host: host)
+                if let peer, context.resumesSessions {
+                    // The context's new-session callback finds this session through its data.
+                    _ = api.SSL_set_ex_data(ssl, 0, Unmanaged.passUnretained(self).toOpaque())
+                    context.offerKeptSession(for: peer, to: ssl)
+                }
             }
         }
 
@@ -145,6 +158,10 @@
             api.ERR_clear_error()
             let result = api.SSL_do_handshake(ssl)
             if result == 1 {
+                if let policy = context.pinning, let refusal = policy.pinRefusal(validatedChain: verifiedChain()) {
+                    failed = true
+                    throw TLSFailure(.untrusted, "the server's certificate was refused: \(refusal)")
+                }
                 isEstablished = true
                 return true
             }
@@ -159,6 +176,24 @@
                 failed = true
                 throw handshakeFailure()
             }
+        }
+
+        /// The chain OpenSSL verified, leaf first, as DER; empty before the handshake.
+        private func verifiedChain() -> [Data] {
+            guard let stack = api.SSL_get0_verified_chain(ssl) else { return [] }
+            var chain: [Data] = []
+            for index in 0..<max(0, api.OPENSSL_sk_num(stack)) {
+                guard let certificate = api.OPENSSL_sk_value(stack, index) else { continue }
+                let length = api.i2d_X509(certificate, nil)
+                guard length > 0 else { continue }
+                var der = Data(count: Int(length))
+                let written = der.withUnsafeMutableBytes { bytes -> Int32 in
+                    var cursor = bytes.bindMemory(to: UInt8.self).baseAddress
+                    return api.i2d_X509(certificate, &cursor)
+                }
+                if written == length { chain.append(der) }
+            }
+            return chain
         }
 
         /// Encrypts `plaintext` into records (``takeOutput()`` has them). The handshake must be done.
@@ -231,6 +266,25 @@
         var protocolVersion: String {
             guard let text = api.SSL_get_version(ssl) else { return "unknown" }
             return String(cString: text)
+        }
+
+        /// The cipher suite in use, in OpenSSL's name (`TLS_AES_256_GCM_SHA384`).
+        var cipher: String {
+            guard let cipher = api.SSL_get_current_cipher(ssl), let name = api.SSL_CIPHER_get_name(cipher) else {
+                return "unknown"
+            }
+            return String(cString: name)
+        }
+
+        /// Whether the handshake resumed an earlier session.
+        var isResumed: Bool { api.SSL_session_reused(ssl) == 1 }
+
+        /// What the handshake negotiated, for the call's metrics; `nil` before it is done.
+        var negotiated: CallMetrics.TLS? {
+            guard isEstablished else { return nil }
+            return CallMetrics.TLS(
+                protocolVersion: protocolVersion, cipher: cipher, sessionResumed: isResumed,
+                applicationProtocol: negotiatedProtocol)
         }
 
         /// Why the handshake failed: the verification's result when it refused the peer, else

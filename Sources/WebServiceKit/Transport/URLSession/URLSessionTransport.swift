@@ -88,7 +88,7 @@ public final class URLSessionTransport: WebServiceTransport {
     public convenience init(
         sessionConfiguration configuration: URLSessionConfiguration, serverTrust: ServerTrustPolicy
     ) throws(ServerTrustError) {
-        try serverTrust.checkEnforceable()
+        try serverTrust.checkEnforceable(direct: false)
         let (configuration, bridge) = Self.prepared(configuration)
         self.init(prepared: configuration, bridge: bridge, serverTrust: serverTrust)
     }
