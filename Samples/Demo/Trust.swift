@@ -9,7 +9,7 @@ import WebServiceKit
 /// enforced over TLS (on Linux by the library's own TLS over the system's OpenSSL): the right pin
 /// accepted, a wrong one refused, never ignored; and a second connection resuming the first's
 /// session.
-func demonstrateTrust(selfSigned: URL?, unknownCA: URL?, certificates: URL?, leafPin: String?) async {
+func demonstrateTrust(selfSigned: URL?, unknownCA: URL?, certificates: URL?, leafPin: String?, mutual: URL?) async {
     let ok = WebServiceCall<String>(relativePath: "ok")
     for (what, root) in [("a self-signed leaf", selfSigned), ("a leaf of a private CA", unknownCA)] {
         guard let root else { continue }
@@ -71,7 +71,32 @@ func demonstrateTrust(selfSigned: URL?, unknownCA: URL?, certificates: URL?, lea
             )
         }
         print("three new connections: \(seen.joined(separator: "; "))")
+        if let mutual { try await demonstrateClientIdentity(root: mutual, ca: ca, certificates: certificates) }
     } catch {
         print("a policy of your own: not enforced here, \(error)")
+    }
+}
+
+/// Mutual TLS: a server that requires a client certificate the CA signed, called without one and
+/// with the identity Scripts/demo made (its key encrypted).
+func demonstrateClientIdentity(root: URL, ca: X509Certificate, certificates: URL) async throws {
+    let ok = WebServiceCall<String>(relativePath: "ok")
+    let identity = try ClientIdentity(
+        certificatePEM: String(contentsOf: certificates.appendingPathComponent("client.pem"), encoding: .utf8),
+        privateKeyPEM: String(contentsOf: certificates.appendingPathComponent("client-encrypted.key"), encoding: .utf8),
+        passphrase: "client-pass")
+    let trust = ServerTrustPolicy.additionalCertificateAuthorities([ca])
+    for (what, policy) in [
+        ("without a client certificate", trust), ("presenting \(identity)", trust.presenting(identity)),
+    ] {
+        let client = try WebServiceClient(serviceRoot: root, serverTrust: policy)
+        do {
+            let value = try await client.perform(ok)
+            print("mutual TLS, \(what): the server says \"\(value)\"")
+        } catch {
+            let code = if case .transport(let urlError) = error { "\(urlError.code)" } else { "-" }
+            let reason = if case .transport(let urlError) = error { urlError.localizedDescription } else { "\(error)" }
+            print("mutual TLS, \(what): refused, \(code), \"\(reason)\"")
+        }
     }
 }

@@ -187,7 +187,8 @@ await demonstrateTrust(
     selfSigned: ProcessInfo.processInfo.environment["WEBSERVICEKIT_TLS_SELF_SIGNED_URL"].flatMap(URL.init(string:)),
     unknownCA: ProcessInfo.processInfo.environment["WEBSERVICEKIT_TLS_URL"].flatMap(URL.init(string:)),
     certificates: ProcessInfo.processInfo.environment["WEBSERVICEKIT_TLS_DIR"].map { URL(fileURLWithPath: $0) },
-    leafPin: ProcessInfo.processInfo.environment["WEBSERVICEKIT_TLS_LEAF_SPKI_SHA256"])
+    leafPin: ProcessInfo.processInfo.environment["WEBSERVICEKIT_TLS_LEAF_SPKI_SHA256"],
+    mutual: ProcessInfo.processInfo.environment["WEBSERVICEKIT_TLS_MUTUAL_URL"].flatMap(URL.init(string:)))
 
 if let text = ProcessInfo.processInfo.environment["WEBSERVICEKIT_ODATA_URL"], let odataRoot = URL(string: text) {
     section("OData: typed query, server-driven paging, typed error")

@@ -251,14 +251,18 @@ copy_extensions = copy
 commonName = supplied
 EOF
     local name san
-    for name in leaf expired not-yet-valid wrong-host; do
+    local usage
+    for name in leaf expired not-yet-valid wrong-host client; do
+        usage=serverAuth
         case $name in
             wrong-host) san="DNS:wrong.example" ;;
+            # The identity of the mutual-TLS tests.
+            client) san="DNS:client.example" usage=clientAuth ;;
             *) san="IP:127.0.0.1,DNS:localhost" ;;
         esac
         openssl req -new -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -keyout "$dir/$name.key" \
             -out "$dir/$name.csr" -subj "/CN=$name" -addext "subjectAltName=$san" \
-            -addext "extendedKeyUsage=serverAuth" 2>/dev/null
+            -addext "extendedKeyUsage=$usage" 2>/dev/null
         local dates=(-days 30)
         [ "$name" = expired ] && dates=(-startdate 20200101000000Z -enddate 20200102000000Z)
         [ "$name" = not-yet-valid ] && dates=(-startdate 20990101000000Z -enddate 20991231000000Z)
@@ -266,6 +270,8 @@ EOF
             -out "$dir/$name.pem" 2>/dev/null
         cat "$dir/$name.pem" "$dir/ca.pem" >"$dir/$name-chain.pem"
     done
+    # The client's key again, encrypted (PKCS#8, AES-256): the passphrase is client-pass.
+    openssl pkcs8 -topk8 -in "$dir/client.key" -passout pass:client-pass -out "$dir/client-encrypted.key" 2>/dev/null
     openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -keyout "$dir/self-signed.key" \
         -out "$dir/self-signed.pem" -days 30 -subj "/CN=self-signed" \
         -addext "subjectAltName=IP:127.0.0.1,DNS:localhost" 2>/dev/null
@@ -333,11 +339,12 @@ start_tls_nginx() {
 
 # Starts the TLS server that ends its answers with and without close_notify
 # (Tests/Servers/tls_truncating_server.py) with the certificates of start_tls_nginx, and exports
-# WEBSERVICEKIT_TLS_TRUNCATING_URL, WEBSERVICEKIT_TLS_STALL_URL (a handshake that never answers)
-# and WEBSERVICEKIT_TLS_LEGACY_URL (a server offering only TLS 1.0 and 1.1).
+# WEBSERVICEKIT_TLS_TRUNCATING_URL, WEBSERVICEKIT_TLS_STALL_URL (a handshake that never answers),
+# WEBSERVICEKIT_TLS_LEGACY_URL (a server offering only TLS 1.0 and 1.1) and
+# WEBSERVICEKIT_TLS_MUTUAL_URL (a server that requires a client certificate the CA signed).
 start_tls_truncating_server() {
     local dir="$SERVER_LOG_DIR/tls" port_file="$SERVER_LOG_DIR/tls-truncating.port"
-    rm -f "$port_file" "$port_file.stall" "$port_file.legacy"
+    rm -f "$port_file" "$port_file.stall" "$port_file.legacy" "$port_file.mutual"
     python3 "$REPO_ROOT/Tests/Servers/tls_truncating_server.py" "$dir/leaf-chain.pem" "$dir/leaf.key" "$port_file" \
         >"$SERVER_LOG_DIR/tls-truncating.log" 2>&1 &
     SERVER_PIDS+=($!)
@@ -347,6 +354,7 @@ start_tls_truncating_server() {
             export WEBSERVICEKIT_TLS_TRUNCATING_URL="https://127.0.0.1:$(cat "$port_file")/"
             export WEBSERVICEKIT_TLS_STALL_URL="https://127.0.0.1:$(cat "$port_file.stall")/"
             export WEBSERVICEKIT_TLS_LEGACY_URL="https://127.0.0.1:$(cat "$port_file.legacy")/"
+            export WEBSERVICEKIT_TLS_MUTUAL_URL="https://127.0.0.1:$(cat "$port_file.mutual")/"
             log "tls truncating server at $WEBSERVICEKIT_TLS_TRUNCATING_URL"
             return 0
         fi

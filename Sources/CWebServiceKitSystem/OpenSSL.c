@@ -94,6 +94,13 @@ int wsk_openssl_load(wsk_openssl *api, const char *const *names, char *reason, s
     WSK_BIND(SSL_SESSION_is_resumable);
     WSK_BIND(SSL_set_ex_data);
     WSK_BIND(SSL_get_ex_data);
+    WSK_BIND(BIO_new_mem_buf);
+    WSK_BIND(BIO_free);
+    WSK_BIND(PEM_read_bio_PrivateKey);
+    WSK_BIND(EVP_PKEY_free);
+    WSK_BIND(SSL_CTX_use_certificate);
+    WSK_BIND(SSL_CTX_use_PrivateKey);
+    WSK_BIND(SSL_CTX_check_private_key);
 #undef WSK_BIND
     // Never closed: the functions stay valid for the life of the process.
     return 0;

@@ -27,9 +27,11 @@ Two more listeners misbehave before any HTTP:
 
   stall             accepts, reads the ClientHello and never answers (a handshake that stalls)
   legacy            a TLS server that offers only TLS 1.0 and 1.1 (a client must refuse it)
+  mutual            a TLS server that requires a client certificate the CA (ca.pem beside the
+                    chain) signed, and answers "client CN" with its subject's common name
 
 Usage: tls_truncating_server.py CERT_CHAIN KEY PORT_FILE (the main port is written there once
-every listener listens; the others to PORT_FILE.stall and PORT_FILE.legacy).
+every listener listens; the others to PORT_FILE.stall, PORT_FILE.legacy and PORT_FILE.mutual).
 """
 
 import os
@@ -55,109 +57,120 @@ def answer(tls, body, keep=False):
     tls.sendall(b"HTTP/1.1 200 OK\r\nContent-Length: %d\r\nConnection: %s\r\n\r\n%s" % (len(body), connection, body))
 
 
+def read_head(tls):
+    """The request's head (and what came after it); None when the client ended first."""
+    request = b""
+    while b"\r\n\r\n" not in request:
+        chunk = tls.recv(4096)
+        if not chunk:
+            return None
+        request += chunk
+    return request
+
+
 def serve(context, raw):
-    try:
-        raw.settimeout(10)
-        # A TCP end without close_notify raises here instead of reading as an end.
-        tls = context.wrap_socket(raw, server_side=True, suppress_ragged_eofs=False)
-        request = b""
-        while b"\r\n\r\n" not in request:
-            chunk = tls.recv(4096)
+    # A TCP end without close_notify raises here instead of reading as an end.
+    tls = context.wrap_socket(raw, server_side=True, suppress_ragged_eofs=False)
+    request = read_head(tls)
+    if request is None:
+        return
+    target = request.split(b" ")[1].decode()
+    path, _, query = target.partition("?")
+    tag = query.partition("tag=")[2]
+    if path == "/trailer":
+        head, _, body = request.partition(b"\r\n\r\n")
+        length = 0
+        for line in head.split(b"\r\n")[1:]:
+            name, _, value = line.partition(b":")
+            if name.strip().lower() == b"content-length":
+                length = int(value.strip())
+        while len(body) < length:
+            chunk = tls.recv(65536)
             if not chunk:
                 return
-            request += chunk
-        target = request.split(b" ")[1].decode()
-        path, _, query = target.partition("?")
-        tag = query.partition("tag=")[2]
-        if path == "/trailer":
-            head, _, body = request.partition(b"\r\n\r\n")
-            length = 0
-            for line in head.split(b"\r\n")[1:]:
-                name, _, value = line.partition(b":")
-                if name.strip().lower() == b"content-length":
-                    length = int(value.strip())
-            while len(body) < length:
-                chunk = tls.recv(65536)
-                if not chunk:
-                    return
-                body += chunk
-            chunk = body or b"empty"
-            tls.sendall(
-                b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n"
-                + b"%x\r\n%s\r\n0\r\nX-Trailer: t\r\n\r\n" % (len(chunk), chunk))
-            tls.unwrap()
-            return
-        if path == "/oversized-record":
-            length = 2**14 + 256 + 1
-            # The record goes on the socket under TLS (wrap_socket detached `raw`: a duplicate of
-            # the TLS socket's descriptor): the client's record layer must refuse it.
-            under = socket.socket(fileno=os.dup(tls.fileno()))
-            try:
-                under.sendall(bytes([0x17, 0x03, 0x03, length >> 8, length & 0xFF]) + b"\x00" * length)
-                # Wait for the client to give up, so that its verdict is the record's, not the close's.
-                under.settimeout(10)
-                while under.recv(4096):
-                    pass
-            finally:
-                under.close()
-            return
-        if path == "/keep":
-            answer(tls, b"kept", keep=True)
-            tls.settimeout(120)
-            try:
-                ended = tls.recv(4096)
-                how = "close_notify" if ended == b"" else "bytes after the answer"
-            except TimeoutError:
-                how = "still open after 120 s"
-            except (ssl.SSLEOFError, ConnectionResetError, OSError):
-                how = "no close_notify"
-            record = end_of(tag)
-            record[0] = how
-            record[1].set()
-            return
-        if path == "/closed":
-            record = end_of(tag)
-            answer(tls, (record[0] if record[1].wait(20) else "pending").encode())
-            tls.unwrap()
-            return
-        if path == "/close-notify":
-            tls.sendall(b"HTTP/1.1 200 OK\r\nConnection: close\r\n\r\n" + BODY)
-            tls.unwrap()
-        elif path == "/no-close-notify":
-            tls.sendall(b"HTTP/1.1 200 OK\r\nConnection: close\r\n\r\n" + BODY)
-            # SSLSocket.close() closes the descriptor without a TLS shutdown.
-            tls.close()
-        elif path == "/length-cut":
-            tls.sendall(b"HTTP/1.1 200 OK\r\nContent-Length: 5000\r\nConnection: close\r\n\r\n" + BODY[:100])
-            tls.unwrap()
-        else:
-            tls.sendall(b"HTTP/1.1 200 OK\r\nContent-Length: 3\r\nConnection: close\r\n\r\nok\n")
-            tls.unwrap()
-    except (OSError, ssl.SSLError):
-        pass
-    finally:
-        raw.close()
+            body += chunk
+        chunk = body or b"empty"
+        tls.sendall(
+            b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n"
+            + b"%x\r\n%s\r\n0\r\nX-Trailer: t\r\n\r\n" % (len(chunk), chunk))
+        tls.unwrap()
+        return
+    if path == "/oversized-record":
+        length = 2**14 + 256 + 1
+        # The record goes on the socket under TLS (wrap_socket detached `raw`: a duplicate of
+        # the TLS socket's descriptor): the client's record layer must refuse it.
+        under = socket.socket(fileno=os.dup(tls.fileno()))
+        try:
+            under.sendall(bytes([0x17, 0x03, 0x03, length >> 8, length & 0xFF]) + b"\x00" * length)
+            # Wait for the client to give up, so that its verdict is the record's, not the close's.
+            under.settimeout(10)
+            while under.recv(4096):
+                pass
+        finally:
+            under.close()
+        return
+    if path == "/keep":
+        answer(tls, b"kept", keep=True)
+        tls.settimeout(120)
+        try:
+            ended = tls.recv(4096)
+            how = "close_notify" if ended == b"" else "bytes after the answer"
+        except TimeoutError:
+            how = "still open after 120 s"
+        except (ssl.SSLEOFError, ConnectionResetError, OSError):
+            how = "no close_notify"
+        record = end_of(tag)
+        record[0] = how
+        record[1].set()
+        return
+    if path == "/closed":
+        record = end_of(tag)
+        answer(tls, (record[0] if record[1].wait(20) else "pending").encode())
+        tls.unwrap()
+        return
+    if path == "/close-notify":
+        tls.sendall(b"HTTP/1.1 200 OK\r\nConnection: close\r\n\r\n" + BODY)
+        tls.unwrap()
+    elif path == "/no-close-notify":
+        tls.sendall(b"HTTP/1.1 200 OK\r\nConnection: close\r\n\r\n" + BODY)
+        # SSLSocket.close() closes the descriptor without a TLS shutdown.
+        tls.close()
+    elif path == "/length-cut":
+        tls.sendall(b"HTTP/1.1 200 OK\r\nContent-Length: 5000\r\nConnection: close\r\n\r\n" + BODY[:100])
+        tls.unwrap()
+    else:
+        answer(tls, b"ok\n")
+        tls.unwrap()
 
 
 def stall(context, raw):
     """Reads what comes and never answers, until the client gives up."""
-    try:
-        raw.settimeout(120)
-        while raw.recv(4096):
-            pass
-    except OSError:
+    raw.settimeout(120)
+    while raw.recv(4096):
         pass
-    finally:
-        raw.close()
 
 
 def legacy(context, raw):
     """A handshake offering only TLS 1.0 and 1.1: it fails for any client that asks for 1.2."""
+    context.wrap_socket(raw, server_side=True).close()
+
+
+def mutual(context, raw):
+    """Requires a client certificate; answers with its subject's common name."""
+    tls = context.wrap_socket(raw, server_side=True)
+    if read_head(tls) is None:
+        return
+    subject = dict(item for pair in tls.getpeercert()["subject"] for item in pair)
+    answer(tls, ("client %s" % subject.get("commonName", "?")).encode())
+    tls.unwrap()
+
+
+def handle(handler, context, raw):
+    """Runs one connection's handler; a client that breaks the exchange only ends it."""
     try:
         raw.settimeout(10)
-        tls = context.wrap_socket(raw, server_side=True)
-        tls.close()
-    except (OSError, ssl.SSLError):
+        handler(context, raw)
+    except (OSError, ssl.SSLError, KeyError, TypeError):
         pass
     finally:
         raw.close()
@@ -174,7 +187,7 @@ def listen():
 def accept(listener, context, handler):
     while True:
         raw, _ = listener.accept()
-        threading.Thread(target=handler, args=(context, raw), daemon=True).start()
+        threading.Thread(target=handle, args=(handler, context, raw), daemon=True).start()
 
 
 def write_port(path, listener):
@@ -193,9 +206,13 @@ def main():
     old.minimum_version = ssl.TLSVersion.TLSv1
     old.maximum_version = ssl.TLSVersion.TLSv1_1
     old.load_cert_chain(chain, key)
-    listeners = {"": listen(), ".stall": listen(), ".legacy": listen()}
-    handlers = {"": (context, serve), ".stall": (None, stall), ".legacy": (old, legacy)}
-    for suffix in (".stall", ".legacy"):
+    requiring = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    requiring.load_cert_chain(chain, key)
+    requiring.verify_mode = ssl.CERT_REQUIRED
+    requiring.load_verify_locations(os.path.join(os.path.dirname(chain), "ca.pem"))
+    listeners = {"": listen(), ".stall": listen(), ".legacy": listen(), ".mutual": listen()}
+    handlers = {"": (context, serve), ".stall": (None, stall), ".legacy": (old, legacy), ".mutual": (requiring, mutual)}
+    for suffix in (".stall", ".legacy", ".mutual"):
         write_port(port_file + suffix, listeners[suffix])
         threading.Thread(target=accept, args=(listeners[suffix], *handlers[suffix]), daemon=True).start()
     # The main port last: once it is there, every listener listens.

@@ -263,6 +263,75 @@ final class HTTP1TLSTests: XCTestCase {
         return (version, cipher, alpn)
     }
 
+    // MARK: - Mutual TLS (Tests/Servers/tls_truncating_server.py, its "mutual" listener)
+
+    /// The identity `Scripts/test` made: the client certificate the CA signed, its key in the
+    /// clear or encrypted (passphrase `client-pass`).
+    private func identity(encrypted: Bool = false, passphrase: String? = nil, certificate: String = "client")
+        throws -> ClientIdentity
+    {
+        let key = encrypted ? "client-encrypted.key" : "\(certificate).key"
+        return try ClientIdentity(
+            certificatePEM: String(contentsOf: TLSServer.file("\(certificate).pem"), encoding: .utf8),
+            privateKeyPEM: String(contentsOf: TLSServer.file(key), encoding: .utf8), passphrase: passphrase)
+    }
+
+    /// A client of the server that requires a client certificate, trusting the tests' CA and
+    /// presenting `identity`.
+    private func mutualClient(_ identity: ClientIdentity?) throws -> WebServiceClient {
+        var policy = ServerTrustPolicy.onlyCertificateAuthorities([try Self.authority()])
+        if let identity { policy = policy.presenting(identity) }
+        return try client("WEBSERVICEKIT_TLS_MUTUAL_URL", policy: policy)
+    }
+
+    /// The identity is presented, with its key in the clear or encrypted: the server names the
+    /// certificate's subject. curl with the same certificate and key is answered too.
+    func testAClientIdentityIsPresented() async throws {
+        let root = try TLSServer.url("WEBSERVICEKIT_TLS_MUTUAL_URL")
+        for identity in [try identity(), try identity(encrypted: true, passphrase: "client-pass")] {
+            let value = try await mutualClient(identity).perform(Self.ok)
+            XCTAssertEqual(value, "client client")
+        }
+        XCTAssertTrue(
+            try TLSServer.curlAnswers(
+                root.appendingPathComponent("ok"),
+                ["--cert", try TLSServer.file("client.pem").path, "--key", try TLSServer.file("client.key").path]))
+    }
+
+    /// Without an identity, or with one the server's CA did not sign, the server refuses: a typed
+    /// `clientCertificateRequired` error with the server's alert; curl is refused alike.
+    func testAServerThatRequiresACertificateRefusesNoneAndAnUnknownOne() async throws {
+        let root = try TLSServer.url("WEBSERVICEKIT_TLS_MUTUAL_URL")
+        let stranger = try identity(certificate: "self-signed")
+        for presented in [nil, stranger] {
+            let error = await refusal(try mutualClient(presented))
+            XCTAssertEqual(error?.code, .clientCertificateRequired, "\(String(describing: error))")
+        }
+        XCTAssertFalse(try TLSServer.curlAnswers(root.appendingPathComponent("ok")))
+        XCTAssertFalse(
+            try TLSServer.curlAnswers(
+                root.appendingPathComponent("ok"),
+                [
+                    "--cert", try TLSServer.file("self-signed.pem").path, "--key",
+                    try TLSServer.file("self-signed.key").path,
+                ]))
+    }
+
+    /// An encrypted key with a wrong passphrase, or none, fails the call before anything is sent,
+    /// saying what to do; the passphrase and key never appear in the error or the identity's
+    /// description.
+    func testAKeyThatCannotBeReadFailsTheCallSayingWhy() async throws {
+        let wrong = await refusal(try mutualClient(identity(encrypted: true, passphrase: "not-the-passphrase")))
+        XCTAssertEqual(wrong?.code, .clientCertificateRejected)
+        XCTAssertTrue(wrong?.localizedDescription.contains("wrong passphrase") ?? false, "\(String(describing: wrong))")
+        XCTAssertFalse("\(String(describing: wrong))".contains("not-the-passphrase"))
+        let none = await refusal(try mutualClient(identity(encrypted: true)))
+        XCTAssertTrue(
+            none?.localizedDescription.contains("give its passphrase") ?? false, "\(String(describing: none))")
+        let identity = try identity(encrypted: true, passphrase: "client-pass")
+        XCTAssertEqual("\(identity)", "ClientIdentity(1 certificate, private key hidden)")
+    }
+
     // MARK: - Hostile TLS servers (Tests/Servers/tls_truncating_server.py)
 
     /// A record header announcing more than RFC 8446 §5.2 allows (2^14 + 256 bytes) fails the call

@@ -69,31 +69,22 @@ final class RoutingTransportTests: XCTestCase {
         XCTAssertEqual(routed.http1.requests.map { $0.request.httpMethod ?? "GET" }, ["GET", "HEAD"])
     }
 
-    /// Where the HTTP/1.1 peer has no TLS (OpenSSL missing, Apple platforms), `https` goes
-    /// through the session.
-    func testHTTPSGoesToTheSessionWhenTheHTTP1PeerHasNoTLS() async throws {
-        let routed = Routed(root: Self.secure, http1CarriesHTTPS: false)
-        let body = try await routed.client.perform(Self.get)
-        XCTAssertEqual(String(decoding: body, as: UTF8.self), "session")
-        _ = try await routed.client.perform(Self.post, Self.stream)
-        _ = try await routed.client.perform(Self.download, destination())
-        XCTAssertEqual(routed.counts.http1, 0)
-        XCTAssertEqual(routed.counts.session, 3)
-    }
-
-    /// Where it carries TLS, every `https` request goes direct, whatever its method and body.
-    func testHTTPSGoesToTheHTTP1PeerWhenItCarriesTLS() async throws {
-        let routed = Routed(root: Self.secure, http1CarriesHTTPS: true)
-        let body = try await routed.client.perform(Self.get)
-        XCTAssertEqual(String(decoding: body, as: UTF8.self), "http1")
-        _ = try await routed.client.perform(Self.post, Self.stream)
-        _ = try await routed.client.perform(Self.download, destination())
-        for method: HTTPMethod in [.post, .put, .patch, .delete] {
-            let call = WebServiceCall<Data>(method: method, relativePath: "items", bodyParameter: 0)
-            _ = try await routed.client.perform(call, RequestBody.data(Data("small".utf8)))
+    /// Where the HTTP/1.1 peer carries TLS, every `https` request goes to it, whatever its
+    /// method and body; where it has none (OpenSSL missing, Apple platforms), to the session.
+    func testHTTPSGoesToTheHTTP1PeerOnlyWhenItCarriesTLS() async throws {
+        for carriesHTTPS in [false, true] {
+            let routed = Routed(root: Self.secure, http1CarriesHTTPS: carriesHTTPS)
+            let body = try await routed.client.perform(Self.get)
+            XCTAssertEqual(String(decoding: body, as: UTF8.self), carriesHTTPS ? "http1" : "session")
+            _ = try await routed.client.perform(Self.post, Self.stream)
+            _ = try await routed.client.perform(Self.download, destination())
+            for method: HTTPMethod in [.post, .put, .patch, .delete] {
+                let call = WebServiceCall<Data>(method: method, relativePath: "items", bodyParameter: 0)
+                _ = try await routed.client.perform(call, RequestBody.data(Data("small".utf8)))
+            }
+            XCTAssertEqual(routed.counts.http1, carriesHTTPS ? 7 : 0)
+            XCTAssertEqual(routed.counts.session, carriesHTTPS ? 0 : 7)
         }
-        XCTAssertEqual(routed.counts.http1, 7)
-        XCTAssertEqual(routed.counts.session, 0)
     }
 
     /// Where the HTTP/1.1 peer goes through proxies itself (Linux, the event loop), a request an

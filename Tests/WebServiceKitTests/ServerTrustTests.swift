@@ -204,6 +204,23 @@ final class ServerTrustTests: XCTestCase {
         }
     }
 
+    /// A client identity needs a certificate and a PEM private key; a policy with one is no
+    /// longer the system's, and its description never shows the key.
+    func testAClientIdentityNeedsACertificateAndAKey() throws {
+        let key = "-----BEGIN EC PRIVATE KEY-----\nMHcCAQEE\n-----END EC PRIVATE KEY-----\n"
+        XCTAssertThrowsError(try ClientIdentity(certificatePEM: "no certificate here", privateKeyPEM: key))
+        XCTAssertThrowsError(try ClientIdentity(certificatePEM: Self.ecPEM, privateKeyPEM: "MHcCAQEE")) { error in
+            guard case .invalidCertificate(let reason) = error as? ServerTrustError else { return XCTFail("\(error)") }
+            XCTAssertTrue(reason.contains("no PEM private key"), reason)
+        }
+        let identity = try ClientIdentity(certificatePEM: Self.ecPEM, privateKeyPEM: key, passphrase: "secret")
+        XCTAssertEqual(identity.certificates, [try X509Certificate(pem: Self.ecPEM)])
+        XCTAssertFalse("\(identity)".contains("MHcCAQEE") || "\(identity)".contains("secret"))
+        XCTAssertFalse(ServerTrustPolicy.system.presenting(identity).isSystem)
+        XCTAssertFalse(ServerTrustPolicy.system.with(.system.presenting(identity), forHost: "a.example").isSystem)
+        XCTAssertTrue(ServerTrustPolicy.system.presenting(identity).requirements.contains("a client identity"))
+    }
+
     // MARK: - Certificate failures
 
     /// libcurl's messages for each failure, as this machine's libcurl and OpenSSL wrote them

@@ -87,6 +87,33 @@ final class TrustGuideExamplesTests: XCTestCase {
         }
     }
 
+    func testAClientIdentity() throws {
+        let certificateFile = try caFile()
+        let keyFile = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "trust-guide-\(UUID().uuidString).key")
+        try "-----BEGIN PRIVATE KEY-----\nMIGHAgEA\n-----END PRIVATE KEY-----\n".write(
+            to: keyFile, atomically: true, encoding: .utf8)
+        addTeardownBlock { try? FileManager.default.removeItem(at: keyFile) }
+        do {
+            let identity = try ClientIdentity(
+                certificatePEM: String(contentsOf: certificateFile, encoding: .utf8),
+                privateKeyPEM: String(contentsOf: keyFile, encoding: .utf8), passphrase: "key passphrase")
+            let client = try WebServiceClient(
+                serviceRoot: URL(string: "https://partner.example/")!,
+                serverTrust: ServerTrustPolicy.system.presenting(identity))
+            #if canImport(Security)
+                XCTFail("an identity from PEM was taken on Apple platforms: \(client.serviceRoot)")
+            #else
+                XCTAssertTrue(HTTP1Transport.carriesHTTPS, "the client was made without the library's TLS")
+            #endif
+        } catch {
+            guard case .unenforceable = error as? ServerTrustError else { return XCTFail("\(error)") }
+            #if !canImport(Security)
+                XCTAssertFalse(HTTP1Transport.carriesHTTPS, "\(error)")
+            #endif
+        }
+    }
+
     func testTheSystemsTrustIsMadeEverywhere() throws {
         let client = try WebServiceClient(
             serviceRoot: XCTUnwrap(URL(string: "https://api.example/")), serverTrust: .system)

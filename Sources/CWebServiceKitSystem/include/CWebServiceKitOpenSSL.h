@@ -69,6 +69,14 @@ typedef struct wsk_openssl {
     int (*SSL_SESSION_is_resumable)(const void *session);
     int (*SSL_set_ex_data)(void *ssl, int index, void *data);
     void *(*SSL_get_ex_data)(const void *ssl, int index);
+    // A client identity (mutual TLS): its certificates and its private key, read from memory.
+    void *(*BIO_new_mem_buf)(const void *bytes, int length);
+    int (*BIO_free)(void *bio);
+    void *(*PEM_read_bio_PrivateKey)(void *bio, void **key, void *callback, void *passphrase);
+    void (*EVP_PKEY_free)(void *key);
+    int (*SSL_CTX_use_certificate)(void *context, void *certificate);
+    int (*SSL_CTX_use_PrivateKey)(void *context, void *key);
+    int (*SSL_CTX_check_private_key)(const void *context);
 } wsk_openssl;
 
 // Opens libssl (libssl.so.3, else libssl.so.1.1) and fills `api`. Returns 0 when every function

@@ -30,6 +30,9 @@ public struct ServerTrustPolicy: Sendable, Hashable {
     public private(set) var backupPins: [PublicKeyPin]
     /// Policies for particular hosts (lowercased), which replace this one for them.
     public private(set) var hostPolicies: [String: ServerTrustPolicy]
+    /// The certificate and key presented to a server that asks for one (mutual TLS); `nil` for
+    /// none. See ``presenting(_:)``.
+    public private(set) var clientIdentity: ClientIdentity?
     /// Whether the system's roots are trusted; `false` only for
     /// ``onlyCertificateAuthorities(_:)``, where the policy's own authorities are the only anchors.
     public private(set) var usesSystemRoots: Bool
@@ -43,6 +46,7 @@ public struct ServerTrustPolicy: Sendable, Hashable {
         self.backupPins = backupPins
         self.hostPolicies = hostPolicies
         self.usesSystemRoots = usesSystemRoots
+        clientIdentity = nil
     }
 
     /// The system's trust: its roots, its host-name check. The default.
@@ -85,6 +89,14 @@ public struct ServerTrustPolicy: Sendable, Hashable {
             additionalCertificateAuthorities: additionalCertificateAuthorities, pins: pins, backupPins: backup)
     }
 
+    /// This policy, presenting `identity` to servers that ask for a client certificate (mutual
+    /// TLS). For one host only: `.system.with(.system.presenting(identity), forHost: "h")`.
+    public func presenting(_ identity: ClientIdentity) -> ServerTrustPolicy {
+        var copy = self
+        copy.clientIdentity = identity
+        return copy
+    }
+
     /// This policy, with `policy` instead for `host` (compared without case; its own host
     /// policies are dropped).
     public func with(_ policy: ServerTrustPolicy, forHost host: String) -> ServerTrustPolicy {
@@ -106,7 +118,7 @@ public struct ServerTrustPolicy: Sendable, Hashable {
     /// Whether this policy (for every host) is the system's trust and nothing more.
     public var isSystem: Bool {
         usesSystemRoots && additionalCertificateAuthorities.isEmpty && pins.isEmpty && backupPins.isEmpty
-            && hostPolicies.values.allSatisfy(\.isSystem)
+            && clientIdentity == nil && hostPolicies.values.allSatisfy(\.isSystem)
     }
 
     /// Every pin a validated chain may match: the pins in use and the backup ones.
@@ -140,7 +152,12 @@ public struct ServerTrustPolicy: Sendable, Hashable {
     /// (`direct`) or through URLSession.
     func checkEnforceable(direct: Bool) throws(ServerTrustError) {
         #if canImport(Security)
-            return
+            guard !hasClientIdentity else {
+                throw .unenforceable(
+                    "a client identity from PEM is presented by the library's own TLS on Linux; on this platform "
+                        + "URLSession answers client-certificate challenges with a SecIdentity (a transport of your own)"
+                )
+            }
         #else
             guard isSystem || direct else {
                 throw .unenforceable(
@@ -152,10 +169,14 @@ public struct ServerTrustPolicy: Sendable, Hashable {
         #endif
     }
 
+    /// Whether this policy or one of its hosts' presents a client identity.
+    var hasClientIdentity: Bool { clientIdentity != nil || hostPolicies.values.contains { $0.clientIdentity != nil } }
+
     /// What the policy asks beyond the system's trust, in words.
     var requirements: String {
         var parts: [String] = []
         if !usesSystemRoots { parts.append("no system roots") }
+        if clientIdentity != nil { parts.append("a client identity") }
         if !additionalCertificateAuthorities.isEmpty {
             parts.append("\(additionalCertificateAuthorities.count) additional certificate authorities")
         }

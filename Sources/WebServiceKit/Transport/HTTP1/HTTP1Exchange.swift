@@ -195,6 +195,11 @@
                 return
             }
             guard transfer != .wouldBlock else { return }
+            // A server that refused the client's certificate says so with an alert, after a TLS
+            // 1.3 handshake: its own error, not a lost connection.
+            if let failure = socket.tls?.failure, failure.kind == .clientCertificateRequired {
+                return handle(failure.urlError)
+            }
             if let files, files.isBusy { return files.end = transfer }
             handle(Self.event(endingInput: transfer))
         }

@@ -135,8 +135,66 @@
                     .unavailable, "the system's certificate store could not be read: \(library.drainErrors())")
             }
             try context.addAuthorities(policy.additionalCertificateAuthorities)
+            if let identity = policy.clientIdentity { try context.use(identity) }
             context.enableResumption()
             return context
+        }
+
+        /// Presents `identity` to servers that ask for a client certificate: its certificate, its
+        /// intermediates, and its key, which OpenSSL decrypts with the passphrase.
+        private func use(_ identity: ClientIdentity) throws(TLSFailure) {
+            let api = library.api
+            for (index, certificate) in identity.certificates.enumerated() {
+                guard let x509 = decode(certificate) else {
+                    throw TLSFailure(
+                        .identity,
+                        "the client identity's certificate could not be read by OpenSSL: \(library.drainErrors())")
+                }
+                if index == 0 {
+                    defer { api.X509_free(x509) }
+                    guard api.SSL_CTX_use_certificate(pointer, x509) == 1 else {
+                        throw TLSFailure(.identity, "the client certificate was not taken: \(library.drainErrors())")
+                    }
+                } else if api.SSL_CTX_ctrl(pointer, Self.addExtraChainCertificate, 0, x509) != 1 {
+                    // The context owns an intermediate once added.
+                    api.X509_free(x509)
+                    throw TLSFailure(.identity, "an intermediate was not taken: \(library.drainErrors())")
+                }
+            }
+            let key = identity.privateKeyPEM.utf8CString.withUnsafeBytes { text -> UnsafeMutableRawPointer? in
+                guard let bio = api.BIO_new_mem_buf(text.baseAddress, Int32(clamping: text.count - 1)) else {
+                    return nil
+                }
+                defer { _ = api.BIO_free(bio) }
+                // Without a callback, the last argument is the passphrase (PEM_read_bio_PrivateKey).
+                guard let passphrase = identity.passphrase else {
+                    return api.PEM_read_bio_PrivateKey(bio, nil, nil, nil)
+                }
+                return passphrase.withCString {
+                    api.PEM_read_bio_PrivateKey(bio, nil, nil, UnsafeMutableRawPointer(mutating: $0))
+                }
+            }
+            guard let key else {
+                _ = library.drainErrors()
+                throw TLSFailure(
+                    .identity,
+                    "the client identity's private key could not be read"
+                        + (identity.passphrase == nil
+                            ? " (is it encrypted? give its passphrase)" : " (a wrong passphrase?)"))
+            }
+            defer { api.EVP_PKEY_free(key) }
+            guard api.SSL_CTX_use_PrivateKey(pointer, key) == 1, api.SSL_CTX_check_private_key(pointer) == 1 else {
+                _ = library.drainErrors()
+                throw TLSFailure(.identity, "the client identity's private key is not the certificate's")
+            }
+        }
+
+        /// An OpenSSL `X509` of `certificate`, for the caller to free; `nil` when OpenSSL cannot read it.
+        private func decode(_ certificate: X509Certificate) -> UnsafeMutableRawPointer? {
+            certificate.der.withUnsafeBytes { bytes -> UnsafeMutableRawPointer? in
+                var cursor = bytes.bindMemory(to: UInt8.self).baseAddress.map { UnsafePointer($0) }
+                return library.api.d2i_X509(nil, &cursor, bytes.count)
+            }
         }
 
         /// Adds `authorities` to the context's store of trust anchors.
@@ -147,11 +205,7 @@
                 throw TLSFailure(.unavailable, "the context has no certificate store")
             }
             for authority in authorities {
-                let certificate = authority.der.withUnsafeBytes { bytes -> UnsafeMutableRawPointer? in
-                    var cursor = bytes.bindMemory(to: UInt8.self).baseAddress.map { UnsafePointer($0) }
-                    return api.d2i_X509(nil, &cursor, bytes.count)
-                }
-                guard let certificate else {
+                guard let certificate = decode(authority) else {
                     throw TLSFailure(
                         .untrusted,
                         "a certificate authority of the policy could not be read by OpenSSL: \(library.drainErrors())")
@@ -214,6 +268,7 @@
         static let tls12 = 0x0303  // TLS1_2_VERSION
         static let noRenegotiation: UInt64 = 1 << 30  // SSL_OP_NO_RENEGOTIATION
         static let setSessionCacheMode: Int32 = 44  // SSL_CTRL_SET_SESS_CACHE_MODE
+        static let addExtraChainCertificate: Int32 = 14  // SSL_CTRL_EXTRA_CHAIN_CERT
         static let clientCacheWithoutInternalStore = 0x0001 | 0x0100 | 0x0200  // CLIENT | NO_INTERNAL
     }
 #endif

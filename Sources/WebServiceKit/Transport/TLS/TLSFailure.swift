@@ -24,6 +24,12 @@ struct TLSFailure: Error, Equatable, CustomStringConvertible {
         /// The handshake failed for another reason: a protocol version below TLS 1.2, no shared
         /// cipher, an alert, bytes that are not TLS.
         case handshake
+        /// The client identity could not be used (its key unreadable, a wrong passphrase, a key
+        /// that is not the certificate's).
+        case identity
+        /// The server asked for a client certificate and refused the connection without one it
+        /// accepts.
+        case clientCertificateRequired
         /// The connection ended without `close_notify` where the body needed its end, or a record
         /// could not be read after the handshake.
         case broken
@@ -66,6 +72,8 @@ struct TLSFailure: Error, Equatable, CustomStringConvertible {
             case .unknownRoot: .serverCertificateHasUnknownRoot
             case .hostMismatch, .untrusted: .serverCertificateUntrusted
             case .handshake: .secureConnectionFailed
+            case .identity: .clientCertificateRejected
+            case .clientCertificateRequired: .clientCertificateRequired
             case .broken: .networkConnectionLost
             }
         return URLError(code, userInfo: [NSLocalizedDescriptionKey: message])

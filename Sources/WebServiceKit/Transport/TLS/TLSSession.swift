@@ -240,7 +240,12 @@
                 return .closed
             default:
                 failed = true
-                throw TLSFailure(.broken, "a TLS record could not be read: \(errorText(for: result))")
+                let text = errorText(for: result)
+                // TLS 1.3 servers refuse a missing or unknown client certificate after the
+                // handshake, with an alert the first read meets (RFC 8446 §4.4.2.4).
+                throw TLSFailure(
+                    Self.refusesClientCertificate(text) ? .clientCertificateRequired : .broken,
+                    "a TLS record could not be read: \(text)")
             }
         }
 
@@ -298,7 +303,14 @@
             }
             let errors = context.library.drainErrors()
             return TLSFailure(
-                .handshake, "the TLS handshake failed: \(errors.isEmpty ? "the connection was refused" : errors)")
+                Self.refusesClientCertificate(errors) ? .clientCertificateRequired : .handshake,
+                "the TLS handshake failed: \(errors.isEmpty ? "the connection was refused" : errors)")
+        }
+
+        /// Whether OpenSSL's `errors` are a server's alert refusing the client's certificate (or
+        /// its absence): `certificate required` (TLS 1.3), `bad certificate`, `unknown ca`.
+        static func refusesClientCertificate(_ errors: String) -> Bool {
+            ["alert certificate required", "alert bad certificate", "alert unknown ca"].contains { errors.contains($0) }
         }
 
         private func errorText(for result: Int32) -> String {

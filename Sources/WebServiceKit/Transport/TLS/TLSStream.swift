@@ -13,6 +13,10 @@
         /// Where records are read from the socket.
         private var records = [UInt8](repeating: 0, count: 16 * 1024 + 512)
 
+        /// The failure a read met, for a verdict a transfer cannot carry (a server's refusal of
+        /// the client's certificate).
+        private(set) var failure: TLSFailure?
+
         init(session: TLSSession) { self.session = session }
 
         /// Whether records wait to be written.
@@ -71,6 +75,7 @@
                     case .needsInput: break
                     }
                 } catch {
+                    failure = error
                     return .failed(error.message)
                 }
                 // More records, or the peer's end (the next read then says what it means).
