@@ -337,14 +337,39 @@ start_tls_nginx() {
     return 1
 }
 
+# Makes in $1/long-chain a root and a chain of 101 intermediates under it, each signing the next,
+# and a leaf for 127.0.0.1 the last one signed: chain.pem holds the leaf and the 101 intermediates,
+# one more than OpenSSL's default verification depth allows (100 intermediates).
+make_long_chain() {
+    local dir=$1/long-chain previous=root index
+    mkdir -p "$dir"
+    printf 'basicConstraints=critical,CA:TRUE\n' >"$dir/ca.ext"
+    printf 'subjectAltName=IP:127.0.0.1\n' >"$dir/leaf.ext"
+    openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -keyout "$dir/root.key" \
+        -out "$dir/root.pem" -days 30 -subj "/CN=Long Chain Root" -addext "basicConstraints=critical,CA:TRUE" 2>/dev/null
+    for index in $(seq 1 102); do
+        local name="intermediate-$index" extension=ca.ext
+        if [ "$index" = 102 ]; then name=leaf extension=leaf.ext; fi
+        openssl req -new -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -keyout "$dir/$name.key" \
+            -out "$dir/$name.csr" -subj "/CN=$name" 2>/dev/null
+        openssl x509 -req -in "$dir/$name.csr" -CA "$dir/$previous.pem" -CAkey "$dir/$previous.key" \
+            -CAcreateserial -days 30 -extfile "$dir/$extension" -out "$dir/$name.pem" 2>/dev/null
+        previous=$name
+    done
+    cat "$dir/leaf.pem" >"$dir/chain.pem"
+    for index in $(seq 101 -1 1); do cat "$dir/intermediate-$index.pem" >>"$dir/chain.pem"; done
+}
+
 # Starts the TLS server that ends its answers with and without close_notify
 # (Tests/Servers/tls_truncating_server.py) with the certificates of start_tls_nginx, and exports
 # WEBSERVICEKIT_TLS_TRUNCATING_URL, WEBSERVICEKIT_TLS_STALL_URL (a handshake that never answers),
 # WEBSERVICEKIT_TLS_LEGACY_URL (a server offering only TLS 1.0 and 1.1) and
-# WEBSERVICEKIT_TLS_MUTUAL_URL (a server that requires a client certificate the CA signed).
+# WEBSERVICEKIT_TLS_MUTUAL_URL (a server that requires a client certificate the CA signed) and
+# WEBSERVICEKIT_TLS_LONG_CHAIN_URL (a server sending a chain of 101 intermediates, make_long_chain).
 start_tls_truncating_server() {
     local dir="$SERVER_LOG_DIR/tls" port_file="$SERVER_LOG_DIR/tls-truncating.port"
-    rm -f "$port_file" "$port_file.stall" "$port_file.legacy" "$port_file.mutual"
+    rm -f "$port_file" "$port_file.stall" "$port_file.legacy" "$port_file.mutual" "$port_file.long-chain"
+    make_long_chain "$dir"
     python3 "$REPO_ROOT/Tests/Servers/tls_truncating_server.py" "$dir/leaf-chain.pem" "$dir/leaf.key" "$port_file" \
         >"$SERVER_LOG_DIR/tls-truncating.log" 2>&1 &
     SERVER_PIDS+=($!)
@@ -355,6 +380,7 @@ start_tls_truncating_server() {
             export WEBSERVICEKIT_TLS_STALL_URL="https://127.0.0.1:$(cat "$port_file.stall")/"
             export WEBSERVICEKIT_TLS_LEGACY_URL="https://127.0.0.1:$(cat "$port_file.legacy")/"
             export WEBSERVICEKIT_TLS_MUTUAL_URL="https://127.0.0.1:$(cat "$port_file.mutual")/"
+            export WEBSERVICEKIT_TLS_LONG_CHAIN_URL="https://127.0.0.1:$(cat "$port_file.long-chain")/"
             log "tls truncating server at $WEBSERVICEKIT_TLS_TRUNCATING_URL"
             return 0
         fi

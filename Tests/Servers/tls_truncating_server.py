@@ -29,9 +29,12 @@ Two more listeners misbehave before any HTTP:
   legacy            a TLS server that offers only TLS 1.0 and 1.1 (a client must refuse it)
   mutual            a TLS server that requires a client certificate the CA (ca.pem beside the
                     chain) signed, and answers "client CN" with its subject's common name
+  long-chain        a TLS server whose chain is a leaf and 101 intermediates (long-chain/ beside
+                    the chain, Scripts/lib/servers.sh make_long_chain), answering "ok"
 
 Usage: tls_truncating_server.py CERT_CHAIN KEY PORT_FILE (the main port is written there once
-every listener listens; the others to PORT_FILE.stall, PORT_FILE.legacy and PORT_FILE.mutual).
+every listener listens; the others to PORT_FILE.stall, PORT_FILE.legacy, PORT_FILE.mutual and
+PORT_FILE.long-chain).
 """
 
 import os
@@ -210,9 +213,16 @@ def main():
     requiring.load_cert_chain(chain, key)
     requiring.verify_mode = ssl.CERT_REQUIRED
     requiring.load_verify_locations(os.path.join(os.path.dirname(chain), "ca.pem"))
-    listeners = {"": listen(), ".stall": listen(), ".legacy": listen(), ".mutual": listen()}
-    handlers = {"": (context, serve), ".stall": (None, stall), ".legacy": (old, legacy), ".mutual": (requiring, mutual)}
-    for suffix in (".stall", ".legacy", ".mutual"):
+    long_chain = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    directory = os.path.join(os.path.dirname(chain), "long-chain")
+    long_chain.load_cert_chain(os.path.join(directory, "chain.pem"), os.path.join(directory, "leaf.key"))
+    suffixes = (".stall", ".legacy", ".mutual", ".long-chain")
+    listeners = {suffix: listen() for suffix in ("",) + suffixes}
+    handlers = {
+        "": (context, serve), ".stall": (None, stall), ".legacy": (old, legacy), ".mutual": (requiring, mutual),
+        ".long-chain": (long_chain, serve),
+    }
+    for suffix in suffixes:
         write_port(port_file + suffix, listeners[suffix])
         threading.Thread(target=accept, args=(listeners[suffix], *handlers[suffix]), daemon=True).start()
     # The main port last: once it is there, every listener listens.

@@ -346,6 +346,28 @@ final class HTTP1TLSTests: XCTestCase {
         XCTAssertFalse(try TLSServer.curlAnswers(root.appendingPathComponent("oversized-record")))
     }
 
+    /// A server whose chain is a leaf and 101 intermediates under a root the client trusts: one
+    /// more than OpenSSL's default verification depth allows (100 intermediates, which both the
+    /// library and curl accept), refused as untrusted ("certificate chain too long"),
+    /// never a crash; curl trusting the same root refuses it too. The twin, with verification
+    /// off (test-only), is answered: the refusal is the verification's.
+    func testAChainOfAHundredAndOneIntermediatesIsRefused() async throws {
+        let root = try TLSServer.url("WEBSERVICEKIT_TLS_LONG_CHAIN_URL")
+        let anchor = try X509Certificate(derOrPEM: Data(contentsOf: TLSServer.file("long-chain/root.pem")))
+        let policy = ServerTrustPolicy.onlyCertificateAuthorities([anchor])
+        let error = await refusal(try client("WEBSERVICEKIT_TLS_LONG_CHAIN_URL", policy: policy))
+        XCTAssertEqual(error?.code, .serverCertificateUntrusted, "\(String(describing: error))")
+        XCTAssertTrue(error?.localizedDescription.contains("chain too long") ?? false, "\(String(describing: error))")
+        XCTAssertFalse(
+            try TLSServer.run([
+                "curl", "-s", "-f", "-o", "/dev/null", "-m", "10", "--cacert",
+                try TLSServer.file("long-chain/root.pem").path, root.appendingPathComponent("ok").absoluteString,
+            ]).status == 0)
+        let twin = await refusal(
+            try client("WEBSERVICEKIT_TLS_LONG_CHAIN_URL", policy: policy, skipsVerification: true))
+        XCTAssertNil(twin)
+    }
+
     /// A server that takes the ClientHello and never answers: the call's deadline ends the
     /// handshake, as a timeout of the connecting phase (the machine hears `connected` only after
     /// the handshake).
