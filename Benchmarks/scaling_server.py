@@ -2,9 +2,9 @@
 
 Python 3 standard library only (asyncio), one thread. Two modes:
 
-  scaling_server.py serve [--port-file FILE]
+  scaling_server.py serve [--port-file FILE] [--tls CHAIN KEY]
       Listens on a free port of 127.0.0.1 (written to FILE, and printed) and speaks keep-alive
-      HTTP/1.1 with Content-Length:
+      HTTP/1.1 with Content-Length (over TLS with --tls: the certificate chain and key, PEM):
         /delay/MS   200, a 109-byte JSON object (the small-GET measure's), MS milliseconds after
                     the request arrived; the connection stays open for the next request
         /stats      200, {"accepted", "open", "peak", "requests"}: connections accepted and open
@@ -15,8 +15,8 @@ Python 3 standard library only (asyncio), one thread. Two modes:
 
   scaling_server.py client URL C CALLS
       The reference client: C asyncio tasks, each on a connection of its own, make CALLS
-      sequential GETs of URL (an http://127.0.0.1:PORT/delay/MS address) and decode each JSON
-      body. Prints one line of key=value fields as the Swift children do (calls, ok, cpu, wall,
+      sequential GETs of URL (an http:// or https://127.0.0.1:PORT/delay/MS address; https
+      verified with the system's store) and decode each JSON body. Prints one line of key=value fields as the Swift children do (calls, ok, cpu, wall,
       threads0, fds0, rss, nofile, failures). It shows what the server itself sustains: if this
       client reaches C / delay calls per second, the server is not what holds another client back.
 """
@@ -25,6 +25,7 @@ import asyncio
 import json
 import os
 import resource
+import ssl
 import sys
 import time
 from urllib.parse import urlsplit
@@ -164,10 +165,15 @@ class DelayingProtocol(asyncio.Protocol):
             self.process()
 
 
-async def serve(port_file):
+async def serve(port_file, tls=None):
     limit = set_descriptor_limit()
     loop = asyncio.get_running_loop()
-    server = await loop.create_server(DelayingProtocol, "127.0.0.1", 0, backlog=8192, reuse_address=True)
+    context = None
+    if tls:
+        context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        context.load_cert_chain(*tls)
+    server = await loop.create_server(
+        DelayingProtocol, "127.0.0.1", 0, backlog=8192, reuse_address=True, ssl=context)
     port = server.sockets[0].getsockname()[1]
     print(f"scaling server on 127.0.0.1:{port}, descriptor limit {limit}", flush=True)
     if port_file:
@@ -193,13 +199,13 @@ def peak_rss_kib():
     return 0
 
 
-async def client_task(host, port, request, calls, failures):
+async def client_task(host, port, request, calls, failures, context=None):
     reader = writer = None
     ok = 0
     for _ in range(calls):
         try:
             if writer is None:
-                reader, writer = await asyncio.open_connection(host, port)
+                reader, writer = await asyncio.open_connection(host, port, ssl=context)
             writer.write(request)
             head = await reader.readuntil(b"\r\n\r\n")
             lines = head.decode("latin-1").split("\r\n")
@@ -238,8 +244,9 @@ async def client(url, concurrency, calls):
     fds0 = count_entries("/proc/self/fd") - 1  # the listing's own descriptor
     cpu0 = time.process_time()
     start = time.monotonic()
+    context = ssl.create_default_context() if parts.scheme == "https" else None
     results = await asyncio.gather(
-        *(client_task(parts.hostname, parts.port, request, calls, failures) for _ in range(concurrency))
+        *(client_task(parts.hostname, parts.port, request, calls, failures, context) for _ in range(concurrency))
     )
     wall = time.monotonic() - start
     cpu = time.process_time() - cpu0
@@ -248,9 +255,14 @@ async def client(url, concurrency, calls):
 
 def main():
     if len(sys.argv) >= 2 and sys.argv[1] == "serve":
-        port_file = sys.argv[3] if len(sys.argv) == 4 and sys.argv[2] == "--port-file" else None
+        arguments = sys.argv[2:]
+        port_file = tls = None
+        if arguments[:1] == ["--port-file"]:
+            port_file, arguments = arguments[1], arguments[2:]
+        if arguments[:1] == ["--tls"]:
+            tls = (arguments[1], arguments[2])
         try:
-            asyncio.run(serve(port_file))
+            asyncio.run(serve(port_file, tls))
         except KeyboardInterrupt:
             pass
         return 0
