@@ -195,6 +195,25 @@ final class HTTP1TLSTests: XCTestCase {
         }
     }
 
+    /// A resumed session is pinned as a full handshake is: three new connections of a pinning
+    /// client (nginx closes each `/reused` one), the second and third resumed, all answered; and
+    /// with a wrong pin, none (the first refused, so nothing is kept to resume).
+    func testAResumedSessionIsPinnedToo() async throws {
+        let leafPin = try TLSServer.opensslPin("WEBSERVICEKIT_TLS_LEAF_SPKI_SHA256")
+        let pinned = try client(policy: pinning(leafPin))
+        var resumed: [Bool?] = []
+        for _ in 0..<3 {
+            let response = try await pinned.response(for: WebServiceCall<String>(relativePath: "reused"), [])
+            resumed.append(response.metrics.transactions.last?.tls?.sessionResumed)
+        }
+        XCTAssertEqual(resumed, [false, true, true])
+        let wrong = try client(policy: pinning(Self.wrongPin))
+        for _ in 0..<2 {
+            let error = await refusal(wrong, path: "reused")
+            XCTAssertEqual(error?.code, .serverCertificateUntrusted)
+        }
+    }
+
     /// As OkHttp's `CertificatePinner` and Alamofire's `PublicKeysTrustEvaluator`, a pin of any
     /// key of the verified chain passes: the CA's (curl pins the leaf only, so it is no oracle
     /// here); the backup pin alone passes too (RFC 7469 §4.3: the key you move to).

@@ -154,6 +154,48 @@ final class TLSSessionTests: XCTestCase {
         XCTAssertEqual(try connect(peer: "localhost:443").client, true, "the second connection's ticket")
     }
 
+    /// Over TLS 1.2 the server gives its session during the handshake, before the pin check: it is
+    /// kept only once the server passed. With the leaf's pin the second connection resumes (and is
+    /// not checked again: it was, when made); with a wrong pin every connection is refused and
+    /// none resumes, so a refused server's session is never offered.
+    func testOverTLS12OnlyAPinnedServersSessionIsResumed() throws {
+        let library = try library()
+        let serverContext = try serverContext("leaf")
+        // SSL_CTX_set_max_proto_version(ctx, TLS1_2_VERSION).
+        XCTAssertEqual(library.api.SSL_CTX_ctrl(serverContext.pointer, 124, 0x0303, nil), 1)
+        let authority = try X509Certificate(derOrPEM: Data(contentsOf: TLSServer.file("ca.pem")))
+        func pinned(_ pin: String) throws -> TLSContext {
+            try TLSContext.client(
+                trust: .init(
+                    policy: .pinning(
+                        [PublicKeyPin(base64: pin)], backup: [PublicKeyPin(sha256: Data(repeating: 7, count: 32))],
+                        additionalCertificateAuthorities: [authority])),
+                library: library)
+        }
+        /// One connection: whether it was refused, and whether it resumed.
+        func connect(_ clientContext: TLSContext) throws -> (refused: Bool, resumed: Bool) {
+            let client = try TLSSession(context: clientContext, role: .client(host: "localhost"), peer: "localhost:443")
+            let server = try TLSSession(context: serverContext, role: .server)
+            let failure = try handshake(client, server)
+            if failure == nil {
+                XCTAssertEqual(client.protocolVersion, "TLSv1.2")
+                client.close()
+                client.takeOutput().withUnsafeBytes { server.receive($0) }
+                _ = try readAll(server)
+                server.close()
+            }
+            return (failure != nil, client.isResumed)
+        }
+        let right = try pinned(TLSServer.opensslPin("WEBSERVICEKIT_TLS_LEAF_SPKI_SHA256"))
+        let first = try connect(right)
+        let second = try connect(right)
+        XCTAssertEqual([first.refused, first.resumed, second.refused, second.resumed], [false, false, false, true])
+        let wrong = try pinned(Data(repeating: 1, count: 32).base64EncodedString())
+        let refusals = try (0..<2).map { _ in try connect(wrong) }
+        XCTAssertEqual(refusals.map(\.refused), [true, true])
+        XCTAssertEqual(refusals.map(\.resumed), [false, false])
+    }
+
     /// Records that arrive one byte at a time are read the same.
     func testRecordsCutAnywhereReadTheSame() throws {
         let client = try TLSSession(context: try clientContext(), role: .client(host: "localhost"))

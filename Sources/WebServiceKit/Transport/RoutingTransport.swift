@@ -7,14 +7,15 @@ import Foundation
 /// The client's default transport: sends each request to one of two peers, ``HTTP1Transport``
 /// or ``URLSessionTransport``, which share the configuration's cookies.
 ///
-/// On Linux, every request goes to the HTTP/1.1 transport, whatever its method and body (none, in memory, a stream such as a multipart upload from files, a download
-/// to a file), on kept-alive connections (a small GET about three times as fast as the session
-/// on loopback): plain `http`, and `https` through TLS on the event loop with the system's
-/// OpenSSL, opened at run time (``HTTP1Transport/carriesHTTPS``), which enforces the
-/// ``ServerTrustPolicy``. When OpenSSL cannot be opened, `https` goes through the session, and
-/// ``routeNotice`` says why. An HTTP proxy (the configuration's, or `http_proxy`, `https_proxy`,
-/// `all_proxy`) is the HTTP/1.1 transport's too; a request another kind of proxy (SOCKS) would
-/// carry goes through the session. On other platforms every request goes through the session
+/// On Linux, every request goes to the HTTP/1.1 transport, whatever its method and body (none,
+/// in memory, a stream such as a multipart upload from files, a download to a file), on
+/// kept-alive connections (a small GET about three times as fast as the session on loopback):
+/// plain `http`, and `https` through TLS on the event loop with the system's OpenSSL, opened at
+/// run time (``HTTP1Transport/carriesHTTPS``), which enforces the ``ServerTrustPolicy``. When
+/// OpenSSL cannot be opened, `https` goes through the session, and ``routeNotice`` says why. An
+/// HTTP proxy (the configuration's, or `http_proxy`, `https_proxy`, `all_proxy`) is the HTTP/1.1
+/// transport's too; a request another kind of proxy (SOCKS) would carry goes through the session.
+/// On other platforms every request goes through the session
 /// (``usesDirectHTTP1ByDefault``).
 ///
 /// The route is decided once per request, before it is sent; a request that fails on one peer is

@@ -381,7 +381,7 @@
         private func handshake(_ events: IOEvents) {
             guard !machine.isDone, let tls = socket.tls else { return }
             if !events.isDisjoint(with: [.readable, .hangUp, .error]),
-                let broken = Self.handshakeBreak(tls.receiveRecords(socket.fd))
+                let broken = Self.handshakeBreak(tls.receiveRecords(socket.fd, into: loop.readBuffer))
             {
                 return handle(broken)
             }

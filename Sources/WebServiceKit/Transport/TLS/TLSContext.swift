@@ -84,12 +84,18 @@
                 else { return 0 }
                 let tls = Unmanaged<TLSSession>.fromOpaque(owner).takeUnretainedValue()
                 guard let peer = tls.peer, library.api.SSL_SESSION_is_resumable(session) == 1 else { return 0 }
-                tls.context.keep(KeptSession(pointer: session), for: peer)
+                // Only a session of a server that passed every check is offered again: one given
+                // during the handshake waits for its end (``TLSSession/handshake()``).
+                if tls.isEstablished {
+                    tls.context.keep(KeptSession(pointer: session), for: peer)
+                } else {
+                    tls.holdUntilEstablished(session)
+                }
                 return 1
             }
 
         /// Keeps `session` for `peer`, in place of the one kept before.
-        private func keep(_ session: KeptSession, for peer: String) {
+        func keep(_ session: KeptSession, for peer: String) {
             let dropped = keptSessions.withLock { store -> [KeptSession] in
                 var dropped: [KeptSession] = []
                 if let old = store.sessions.updateValue(session, forKey: peer) {

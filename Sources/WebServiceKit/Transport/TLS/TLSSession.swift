@@ -36,8 +36,17 @@
         /// Whether a fatal error ended the session: OpenSSL must not shut it down then.
         private var failed = false
 
-        /// Whether the handshake finished.
+        /// Whether the handshake finished, and the server passed every check.
         private(set) var isEstablished = false
+        /// A session the server gave before the handshake finished (TLS 1.2), owned here until
+        /// the server passes the pin check; then the context keeps it.
+        private var pendingSession: UnsafeMutableRawPointer?
+
+        /// Holds `session` (its reference now this session's) until the handshake's end.
+        func holdUntilEstablished(_ session: UnsafeMutableRawPointer) {
+            if let old = pendingSession { api.SSL_SESSION_free(old) }
+            pendingSession = session
+        }
 
         /// The side of the connection a session plays.
         enum Role: Equatable {
@@ -87,7 +96,10 @@
             }
         }
 
-        deinit { api.SSL_free(ssl) }
+        deinit {
+            if let pendingSession { api.SSL_SESSION_free(pendingSession) }
+            api.SSL_free(ssl)
+        }
 
         private func configureClient(host: String) throws(TLSFailure) {
             let name = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
@@ -158,11 +170,22 @@
             api.ERR_clear_error()
             let result = api.SSL_do_handshake(ssl)
             if result == 1 {
-                if let policy = context.pinning, let refusal = policy.pinRefusal(validatedChain: verifiedChain()) {
+                // A resumed session was pinned when it was made, in this context (one per
+                // policy): resumption proves the server holds it (RFC 8446 §2.2), and OpenSSL
+                // keeps no verified chain for it.
+                if !isResumed, let policy = context.pinning,
+                    let refusal = policy.pinRefusal(validatedChain: verifiedChain())
+                {
                     failed = true
                     throw TLSFailure(.untrusted, "the server's certificate was refused: \(refusal)")
                 }
                 isEstablished = true
+                // A session the server gave during the handshake (TLS 1.2) is kept only now that
+                // the server passed.
+                if let pending = pendingSession, let peer {
+                    pendingSession = nil
+                    context.keep(TLSContext.KeptSession(pointer: pending), for: peer)
+                }
                 return true
             }
             switch api.SSL_get_error(ssl, result) {

@@ -10,8 +10,6 @@
         /// Records not yet written, from `outputOffset` on.
         private var output: [UInt8] = []
         private var outputOffset = 0
-        /// Where records are read from the socket.
-        private var records = [UInt8](repeating: 0, count: 16 * 1024 + 512)
 
         /// The failure a read met, for a verdict a transfer cannot carry (a server's refusal of
         /// the client's certificate).
@@ -78,20 +76,22 @@
                     failure = error
                     return .failed(error.message)
                 }
-                // More records, or the peer's end (the next read then says what it means).
-                let transfer = receiveRecords(fd)
+                // More records, or the peer's end (the next read then says what it means). They
+                // go through `buffer` too: the session copies them before it decrypts into it.
+                let transfer = receiveRecords(fd, into: buffer)
                 guard case .moved = transfer else { return transfer }
             }
         }
 
         /// Reads the records the socket has into the session (for the handshake, and for
-        /// ``receive(_:into:)``): `.moved(count)`, `.moved(0)` at the peer's end (said to the
+        /// ``receive(_:into:)``) through `buffer`, the loop's shared one (no connection keeps a
+        /// buffer of its own): `.moved(count)`, `.moved(0)` at the peer's end (said to the
         /// session), or what stopped it.
-        func receiveRecords(_ fd: Int32) -> SocketOperations.Transfer {
-            let transfer = records.withUnsafeMutableBytes { SocketOperations.receive(fd, into: $0) }
+        func receiveRecords(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer) -> SocketOperations.Transfer {
+            let transfer = SocketOperations.receive(fd, into: buffer)
             switch transfer {
             case .moved(let count) where count > 0:
-                records.withUnsafeBytes { session.receive(UnsafeRawBufferPointer(rebasing: $0[..<count])) }
+                session.receive(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
             case .moved:
                 session.receiveEnd()
             default:
