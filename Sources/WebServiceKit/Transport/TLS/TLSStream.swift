@@ -20,8 +20,12 @@
         /// Whether records wait to be written.
         var hasPendingOutput: Bool { outputOffset < output.count || session.hasOutput }
 
-        /// Whether received bytes wait to be read without the socket (``TLSSession/hasBufferedInput``).
-        var hasBufferedInput: Bool { session.hasBufferedInput }
+        /// Whether received bytes (or the end that followed them) wait to be read without the
+        /// socket (``TLSSession/hasBufferedInput``).
+        var hasBufferedInput: Bool { pendingEnd != nil || session.hasBufferedInput }
+
+        /// The end or failure a read met after plaintext it gave first; the next read gives it.
+        private var pendingEnd: SocketOperations.Transfer?
 
         /// Writes the waiting records: `.moved(0)` once none waits, else what stopped them.
         func flush(to fd: Int32) -> SocketOperations.Transfer {
@@ -61,26 +65,50 @@
             }
         }
 
-        /// Reads plaintext into `buffer`: `.moved(n)`, `.moved(0)` after the peer's `close_notify`,
-        /// `.wouldBlock` when the socket has no more records for now, or the failure (a connection
-        /// that ends without `close_notify` is one: what was read may be cut short).
+        /// Reads plaintext into `buffer`, as much as the records at hand give (a TLS record holds at
+        /// most 16 KiB: one read takes several, as a plain socket read would): `.moved(n)`,
+        /// `.moved(0)` after the peer's `close_notify`, `.wouldBlock` when the socket has no more
+        /// records for now, or the failure (a connection that ends without `close_notify` is one:
+        /// what was read may be cut short). Plaintext read before an end or a failure is given
+        /// first; the next read says what followed.
         func receive(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer) -> SocketOperations.Transfer {
-            while true {
+            if let end = pendingEnd {
+                pendingEnd = nil
+                return end
+            }
+            var filled = 0
+            /// `end`, after the plaintext read before it: that first, `end` on the next read (which
+            /// ``hasBufferedInput`` asks for without waiting for the socket).
+            func finish(_ end: SocketOperations.Transfer) -> SocketOperations.Transfer {
+                guard filled > 0 else { return end }
+                pendingEnd = end
+                return .moved(filled)
+            }
+            while filled < buffer.count {
+                let rest = UnsafeMutableRawBufferPointer(rebasing: buffer[filled...])
                 do {
-                    switch try session.read(into: buffer) {
-                    case .bytes(let count): return .moved(count)
-                    case .closed: return .moved(0)
+                    switch try session.read(into: rest) {
+                    case .bytes(let count):
+                        filled += count
+                        continue
+                    case .closed: return finish(.moved(0))
                     case .needsInput: break
                     }
                 } catch {
                     failure = error
-                    return .failed(error.message)
+                    return finish(.failed(error.message))
                 }
                 // More records, or the peer's end (the next read then says what it means). They
-                // go through `buffer` too: the session copies them before it decrypts into it.
-                let transfer = receiveRecords(fd, into: buffer)
-                guard case .moved = transfer else { return transfer }
+                // go through the free part of `buffer`: the session copies them before it
+                // decrypts into it.
+                let transfer = receiveRecords(fd, into: rest)
+                switch transfer {
+                case .moved: continue
+                case .wouldBlock: return filled > 0 ? .moved(filled) : .wouldBlock
+                default: return finish(transfer)
+                }
             }
+            return .moved(filled)
         }
 
         /// Reads the records the socket has into the session (for the handshake, and for
