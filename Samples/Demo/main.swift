@@ -190,6 +190,15 @@ await demonstrateTrust(
     leafPin: ProcessInfo.processInfo.environment["WEBSERVICEKIT_TLS_LEAF_SPKI_SHA256"],
     mutual: ProcessInfo.processInfo.environment["WEBSERVICEKIT_TLS_MUTUAL_URL"].flatMap(URL.init(string:)))
 
+// Proxies, through the tinyproxy Scripts/demo starts (when it is there).
+if let text = ProcessInfo.processInfo.environment["WEBSERVICEKIT_PROXY_URL"], let proxy = URL(string: text) {
+    section("proxies: http in absolute form and https through a CONNECT tunnel, on the library's own connections")
+    await demonstrateProxies(
+        proxy: proxy, httpRoot: client.serviceRoot,
+        tlsRoot: ProcessInfo.processInfo.environment["WEBSERVICEKIT_TLS_URL"].flatMap(URL.init(string:)),
+        certificates: ProcessInfo.processInfo.environment["WEBSERVICEKIT_TLS_DIR"].map { URL(fileURLWithPath: $0) })
+}
+
 if let text = ProcessInfo.processInfo.environment["WEBSERVICEKIT_ODATA_URL"], let odataRoot = URL(string: text) {
     section("OData: typed query, server-driven paging, typed error")
     await demonstrateOData(root: odataRoot)
