@@ -70,3 +70,4 @@ if runs("digest") { DigestRoundTripBenchmark.run() }
 if runs("size") { SizeScalingBenchmark.run() }
 if runs("scaling") { ScalingBenchmark.run() }
 if runs("sse") { SSEStreamBenchmark.run() }
+if runs("handshakes") { HandshakeBenchmark.run() }
