@@ -44,6 +44,14 @@ final class ProxyIntegrationTests: XCTestCase {
             testOnlySkipsVerification: skipsVerification, proxies: environment)
     }
 
+    /// `proxy`'s URL without its user and password.
+    private func withoutUserAndPassword(_ proxy: String) throws -> String {
+        var bare = try XCTUnwrap(URLComponents(string: proxy))
+        bare.user = nil
+        bare.password = nil
+        return try XCTUnwrap(bare.string)
+    }
+
     /// The error of a call; `nil` when it succeeded.
     private func failure<Response>(_ client: WebServiceClient, _ call: WebServiceCall<Response>) async
         -> WebServiceError?
@@ -103,10 +111,7 @@ final class ProxyIntegrationTests: XCTestCase {
         XCTAssertNil(value.headers["Proxy-Authorization"], "\(value.headers)")
         XCTAssertTrue(try TLSServer.curlAnswers(root.appendingPathComponent("headers"), ["-x", withCredentials]))
 
-        var bare = try XCTUnwrap(URLComponents(string: withCredentials))
-        bare.user = nil
-        bare.password = nil
-        let withoutCredentials = try XCTUnwrap(bare.string)
+        let withoutCredentials = try withoutUserAndPassword(withCredentials)
         let refused = WebServiceClient(
             serviceRoot: root, transport: try transport(ProxyEnvironment(proxy: withoutCredentials, noProxy: nil)))
         let error = await failure(refused, Self.headers)
@@ -137,10 +142,7 @@ final class ProxyIntegrationTests: XCTestCase {
     func testATunnelTheProxyRefusesIsATypedError() async throws {
         try skipUnlessTheLoopCarriesProxies()
         let withCredentials = try proxyURL("WEBSERVICEKIT_AUTH_PROXY_URL")
-        var bare = try XCTUnwrap(URLComponents(string: withCredentials))
-        bare.user = nil
-        bare.password = nil
-        let withoutCredentials = try XCTUnwrap(bare.string)
+        let withoutCredentials = try withoutUserAndPassword(withCredentials)
         let root = try TLSServer.url("WEBSERVICEKIT_TLS_URL")
 
         let refused = WebServiceClient(

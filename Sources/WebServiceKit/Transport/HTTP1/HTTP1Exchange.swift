@@ -125,8 +125,9 @@
         private func start(_ continuation: CheckedContinuation<Outcome, any Error>) {
             self.continuation = continuation
             figures.startedAt = MetricsClock.now()
-            // A kept-alive TLS connection: what its handshake negotiated (a new one's comes later).
-            figures.tls = socket.tls?.session.negotiated
+            // A kept-alive TLS connection: what its handshake negotiated (a new one's comes with
+            // its handshake).
+            if context.metrics != nil { figures.tls = socket.tls?.session.negotiated }
             // Cancelled before it started: the cancellation's work ran first, and found nothing.
             if cancelled { return handle(.cancelled) }
             if let deadline = machine.request.deadline {
@@ -505,7 +506,6 @@
             if context.metrics != nil {
                 // Reported before the call resumes.
                 figures.bytesSent = output.wireBytes
-                figures.tls = figures.tls ?? socket.tls?.session.negotiated
                 context.report(
                     figures.report(connectionReused: machine.connectionReused, requestBodyBytes: output.bodyBytesSent))
             }

@@ -8,18 +8,23 @@ import Foundation
 /// session configuration's: which requests go through a proxy, and which proxy.
 struct ProxyEnvironment: Sendable {
     /// The proxy of `http` requests: `http_proxy`, else `all_proxy`.
-    var proxy: String?
-    var noProxy: String?
+    let proxy: String?
+    let noProxy: String?
     /// The proxy of `https` requests: `https_proxy`, else `all_proxy`.
-    var secureProxy: String?
+    let secureProxy: String?
     /// Why every request goes through a proxy this library's connections cannot use (a session
     /// configuration naming only a SOCKS proxy); `nil` otherwise.
     var unsupported: String?
+    /// The two proxies as ``ProxyRoute/parse(_:)`` reads them, read once rather than per request.
+    private let proxyChoice: ProxyRoute.Choice?
+    private let secureProxyChoice: ProxyRoute.Choice?
 
     init(proxy: String?, noProxy: String?, secureProxy: String? = nil) {
         self.proxy = proxy
         self.noProxy = noProxy
         self.secureProxy = secureProxy
+        proxyChoice = proxy.map(ProxyRoute.parse)
+        secureProxyChoice = secureProxy.map(ProxyRoute.parse)
     }
 
     static var current: ProxyEnvironment {
@@ -76,8 +81,8 @@ struct ProxyEnvironment: Sendable {
     func route(for url: URL) -> ProxyRoute.Choice {
         if let unsupported { return .unsupported(unsupported) }
         guard let host = url.host, let scheme = url.scheme?.lowercased(), appliesTo(host: host, scheme: scheme),
-            let text = scheme == "https" ? secureProxy : proxy
+            let choice = scheme == "https" ? secureProxyChoice : proxyChoice
         else { return .direct }
-        return ProxyRoute.parse(text)
+        return choice
     }
 }

@@ -38,6 +38,9 @@
 
         /// Whether the handshake finished, and the server passed every check.
         private(set) var isEstablished = false
+        /// What the handshake negotiated, for the calls' metrics: read from OpenSSL once, when it
+        /// is done; `nil` before.
+        private(set) var negotiated: CallMetrics.TLS?
         /// A session the server gave before the handshake finished (TLS 1.2), owned here until
         /// the server passes the pin check; then the context keeps it.
         private var pendingSession: UnsafeMutableRawPointer?
@@ -180,6 +183,9 @@
                     throw TLSFailure(.untrusted, "the server's certificate was refused: \(refusal)")
                 }
                 isEstablished = true
+                negotiated = CallMetrics.TLS(
+                    protocolVersion: protocolVersion, cipher: cipher, sessionResumed: isResumed,
+                    applicationProtocol: negotiatedProtocol)
                 // A session the server gave during the handshake (TLS 1.2) is kept only now that
                 // the server passed.
                 if let pending = pendingSession, let peer {
@@ -306,14 +312,6 @@
 
         /// Whether the handshake resumed an earlier session.
         var isResumed: Bool { api.SSL_session_reused(ssl) == 1 }
-
-        /// What the handshake negotiated, for the call's metrics; `nil` before it is done.
-        var negotiated: CallMetrics.TLS? {
-            guard isEstablished else { return nil }
-            return CallMetrics.TLS(
-                protocolVersion: protocolVersion, cipher: cipher, sessionResumed: isResumed,
-                applicationProtocol: negotiatedProtocol)
-        }
 
         /// Why the handshake failed: the verification's result when it refused the peer, else
         /// OpenSSL's queued errors.
