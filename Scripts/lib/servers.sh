@@ -284,14 +284,16 @@ spki_sha256() {
         openssl base64 -A
 }
 
-# Starts nginx serving TLS on four free ports of 127.0.0.1 with the certificates
+# Starts nginx serving TLS on six free ports of 127.0.0.1 with the certificates
 # make_tls_certificates makes (Tests/Servers/tls_nginx.conf.template), and exports
 # WEBSERVICEKIT_TLS_URL (the CA-signed leaf), WEBSERVICEKIT_TLS_SELF_SIGNED_URL,
 # WEBSERVICEKIT_TLS_EXPIRED_URL, WEBSERVICEKIT_TLS_WRONG_HOST_URL (each https://127.0.0.1:PORT/),
+# WEBSERVICEKIT_TLS_STREAM_URL and WEBSERVICEKIT_TLS_HTTPBIN_URL (the CA-signed leaf in front of
+# the stream server and httpbin: start those first, else these answer 502),
 # WEBSERVICEKIT_TLS_DIR (the certificates: ca.pem, ca.der, leaf.pem, self-signed.pem…) and
 # WEBSERVICEKIT_TLS_LEAF_SPKI_SHA256, WEBSERVICEKIT_TLS_CA_SPKI_SHA256 (openssl's pins).
 start_tls_nginx() {
-    local nginx dir good self_signed expired wrong_host
+    local nginx dir good self_signed expired wrong_host stream httpbin
     nginx=$(command -v nginx || echo /usr/sbin/nginx)
     mkdir -p "$SERVER_LOG_DIR"
     dir="$SERVER_LOG_DIR/tls"
@@ -299,9 +301,9 @@ start_tls_nginx() {
     make_tls_certificates "$dir"
     mkdir -p "$dir/files"
     head -c 3145728 /dev/urandom >"$dir/files/three-mib.bin"
-    # Four different ports (free_port may hand out a port twice when asked in a row).
+    # Six different ports (free_port may hand out a port twice when asked in a row).
     local ports=()
-    while [ "${#ports[@]}" -lt 4 ]; do
+    while [ "${#ports[@]}" -lt 6 ]; do
         local port
         port=$(free_port)
         [[ " ${ports[*]} " == *" $port "* ]] || ports+=("$port")
@@ -310,15 +312,24 @@ start_tls_nginx() {
     self_signed=${ports[1]}
     expired=${ports[2]}
     wrong_host=${ports[3]}
+    stream=${ports[4]}
+    httpbin=${ports[5]}
+    # The upstreams without their trailing slash (nginx then passes each request's path as it is);
+    # the discard port when a server was not started.
+    local stream_upstream=${WEBSERVICEKIT_STREAM_URL:-http://127.0.0.1:9/} httpbin_upstream=${WEBSERVICEKIT_HTTPBIN_URL:-http://127.0.0.1:9/}
     sed -e "s|@DIR@|$dir|g" -e "s|@LOG@|$SERVER_LOG_DIR/tls-nginx.log|g" -e "s|@GOOD_PORT@|$good|g" \
         -e "s|@SELF_SIGNED_PORT@|$self_signed|g" -e "s|@EXPIRED_PORT@|$expired|g" \
-        -e "s|@WRONG_HOST_PORT@|$wrong_host|g" "$REPO_ROOT/Tests/Servers/tls_nginx.conf.template" >"$dir/nginx.conf"
+        -e "s|@WRONG_HOST_PORT@|$wrong_host|g" -e "s|@STREAM_PORT@|$stream|g" -e "s|@HTTPBIN_PORT@|$httpbin|g" \
+        -e "s|@STREAM_UPSTREAM@|${stream_upstream%/}|g" -e "s|@HTTPBIN_UPSTREAM@|${httpbin_upstream%/}|g" \
+        "$REPO_ROOT/Tests/Servers/tls_nginx.conf.template" >"$dir/nginx.conf"
     "$nginx" -e "$SERVER_LOG_DIR/tls-nginx.log" -p "$dir" -c "$dir/nginx.conf" >>"$SERVER_LOG_DIR/tls-nginx.log" 2>&1 &
     SERVER_PIDS+=($!)
     export WEBSERVICEKIT_TLS_URL="https://127.0.0.1:$good/"
     export WEBSERVICEKIT_TLS_SELF_SIGNED_URL="https://127.0.0.1:$self_signed/"
     export WEBSERVICEKIT_TLS_EXPIRED_URL="https://127.0.0.1:$expired/"
     export WEBSERVICEKIT_TLS_WRONG_HOST_URL="https://127.0.0.1:$wrong_host/"
+    export WEBSERVICEKIT_TLS_STREAM_URL="https://127.0.0.1:$stream/"
+    export WEBSERVICEKIT_TLS_HTTPBIN_URL="https://127.0.0.1:$httpbin/"
     export WEBSERVICEKIT_TLS_DIR="$dir"
     WEBSERVICEKIT_TLS_LEAF_SPKI_SHA256=$(spki_sha256 "$dir/leaf.pem")
     WEBSERVICEKIT_TLS_CA_SPKI_SHA256=$(spki_sha256 "$dir/ca.pem")

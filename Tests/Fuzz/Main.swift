@@ -32,6 +32,7 @@ let fuzzTargets: [(name: String, run: @Sendable ([UInt8]) -> Void)] = [
     ("http1-machine", HTTP1ConnectionMachineTarget.run),
     ("tls-session", TLSSessionTarget.run),
     ("proxy-tunnel", ProxyTunnelTarget.run),
+    ("json-body", JSONBodyTarget.run),
 ]
 
 /// The target `WEBSERVICEKIT_FUZZ_TARGET` names; `nil` when it names none.

@@ -51,7 +51,7 @@ public struct JSONRequestSerializer: RequestSerializer {
     public func serialize(_ value: Any, charset: Charset) throws -> SerializedBody {
         let encodable = try SerializationError.encodable(value, for: "a JSON body")
         // RFC 8259 §8.1 asks for UTF-8; a service that wants another charset gets it transcoded.
-        let data = try charset.transcode(fromUTF8: try encoder.encode(encodable))
+        let data = try charset.transcode(fromUTF8: try JSONBodyEncoding.encode(encodable, with: encoder))
         return SerializedBody(data: data, contentType: "application/json; charset=\(charset.ianaName)")
     }
 }

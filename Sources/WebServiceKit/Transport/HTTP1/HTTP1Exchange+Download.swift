@@ -9,22 +9,30 @@
     extension HTTP1Exchange {
         // MARK: - A download's bytes, parsed and written off the loop
 
-        /// Hands `bytes` to the file writer, or keeps them until it is free; the socket is not
-        /// read meanwhile (TCP holds the server back), but for a hang-up.
+        /// Hands `bytes` to the file writer, or keeps them until it is free. The socket is read on
+        /// while the writer works, so reading and writing overlap, until
+        /// ``FileIntake/highWater`` bytes wait (TCP then holds the server back); a hang-up is
+        /// still read.
         func pass(_ bytes: UnsafeRawBufferPointer, to files: FileIntake) {
             files.backlog.append([UInt8](bytes))
+            files.backlogBytes += bytes.count
+            if files.backlogBytes >= FileIntake.highWater, !machine.consumerBehind { handle(.consumerBehind) }
             pump(files)
         }
 
+        /// Gives the writer everything read meanwhile in one batch (one hand-off between the
+        /// threads for many reads), or the input's end once every byte before it was taken.
         private func pump(_ files: FileIntake) {
             guard !files.isBusy, !machine.isDone else { return }
             if !files.backlog.isEmpty {
-                let bytes = files.backlog.removeFirst()
+                let batch = files.backlog
+                files.backlog.removeAll(keepingCapacity: true)
+                files.backlogBytes = 0
                 files.isBusy = true
-                handle(.consumerBehind)
+                if machine.consumerBehind { handle(.consumerCaughtUp) }
                 let loop = loop
                 files.queue.async { [self] in
-                    let outcome = Result { try intake.take(bytes) }
+                    let outcome = Result { for bytes in batch { try intake.take(bytes) } }
                     loop.execute { [self] in took(outcome, files) }
                 }
             } else if let end = files.end {
@@ -38,7 +46,6 @@
             if let held = files.heldResult { return resume(held) }
             if case .failure(let error) = outcome { return handle(error) }
             handle(.received(intake.progress))
-            handle(.consumerCaughtUp)
             pump(files)
         }
     }
@@ -48,9 +55,13 @@
         let queue: DispatchQueue
         /// Whether the intake is in the queue's hands.
         var isBusy = false
-        /// What was read meanwhile, in order.
+        /// What was read meanwhile, in order, and its size.
         var backlog: [[UInt8]] = []
-        /// How the input ended while the queue was busy.
+        var backlogBytes = 0
+        /// How many read bytes may wait for the writer before the socket is no longer read: four
+        /// of the loop's reads, so a download's memory stays within a few hundred KiB.
+        static let highWater = 256 * 1024
+        /// How the input ended while the queue was busy (the socket is not read meanwhile).
         var end: SocketOperations.Transfer?
         /// The call's outcome, held until the queue let go of the intake.
         var heldResult: Result<HTTP1Exchange.Outcome, any Error>?

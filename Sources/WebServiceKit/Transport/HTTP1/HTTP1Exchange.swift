@@ -154,11 +154,11 @@
             watch()
         }
 
-        /// Sets what the socket waits for: input while the machine reads and no file writer has
-        /// the intake, the chance to write while bytes wait.
+        /// Sets what the socket waits for: input while the machine reads and no ended input waits
+        /// for a download's writer, the chance to write while bytes wait.
         private func watch() {
             guard socket.isOpen, !machine.isDone, machine.state != .connecting else { return }
-            var interest: IOInterest = machine.isReading && !(files?.isBusy ?? false) ? .read : []
+            var interest: IOInterest = machine.isReading && files?.end == nil ? .read : []
             if !output.isEmpty || socket.tls?.hasPendingOutput == true { interest.formUnion(.write) }
             socket.watch(interest)
             if interest.contains(.read) { readBufferedRecords() }
@@ -223,7 +223,7 @@
             _ = loop.execute { [self] in
                 readScheduled = false
                 guard socket.tls.map(ObjectIdentifier.init) == stream, !machine.isDone, machine.isReading,
-                    !(files?.isBusy ?? false)
+                    files?.end == nil
                 else { return }
                 receive()
                 watch()
@@ -293,6 +293,7 @@
                 body.rewind()
                 intake = ResponseIntake(method: method, url: url, context: context)
                 files?.backlog.removeAll()
+                files?.backlogBytes = 0
                 files?.end = nil
                 connect()
             case .fail(let failure):
@@ -471,7 +472,9 @@
 
         private func complete(reusable: Bool) {
             guard let files else { return end(Result { try intake.finish(url: self.url) }, reusable: reusable) }
-            // The sink closes the file: off the loop too.
+            // The sink closes the file: off the loop too. Bytes read after the response's end, not
+            // yet given to the parser, leave the connection unfit for another request.
+            let reusable = reusable && files.backlog.isEmpty && files.end == nil
             files.isBusy = true
             let (loop, url) = (loop, url)
             files.queue.async { [self] in
