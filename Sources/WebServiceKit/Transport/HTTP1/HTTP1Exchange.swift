@@ -22,30 +22,30 @@
         typealias Outcome = HTTP1Transport.Outcome
 
         private(set) var machine: HTTP1ConnectionMachine
-        private let socket: LoopSocket
-        private let request: WebServiceRequest
+        let socket: LoopSocket
+        let request: WebServiceRequest
         private let method: String
         private let url: URL
-        private let host: String
-        private let port: Int
-        private let context: TransportContext
-        private let resolver: HostResolver
+        let host: String
+        let port: Int
+        let context: TransportContext
+        let resolver: HostResolver
         /// The TLS settings of an `https` origin; `nil` in the clear.
-        private let tls: TLSContext?
+        let tls: TLSContext?
         /// The proxy the connection goes through: a tunnel for `https`, the absolute form for
         /// `http`; `nil`: straight to the origin.
-        private let proxy: ProxyRoute?
+        let proxy: ProxyRoute?
         /// The `CONNECT` exchange of a new tunnelled connection, while it runs.
-        private var tunnel: ProxyTunnel?
+        var tunnel: ProxyTunnel?
         /// The part of the `CONNECT` request not written yet.
-        private var tunnelRequest: ArraySlice<UInt8> = []
+        var tunnelRequest: ArraySlice<UInt8> = []
         private var body: RequestBodySource
         private var output = OutgoingBytes()
         /// Touched off the loop only by a download's file writer (``FileIntake``), while it has it.
         var intake: ResponseIntake
         /// Where a download's bytes are parsed and written to its file (`nil` when the response
         /// does not go to a file).
-        private var files: FileIntake?
+        var files: FileIntake?
         private var continuation: CheckedContinuation<Outcome, any Error>?
         private var deadlineTimer: TimerQueue<() -> Void>.ID?
         private var continueTimer: TimerQueue<() -> Void>.ID?
@@ -58,9 +58,9 @@
         /// dropped.
         private var attempt = 0
         /// Whether a read of what the TLS stream holds is on the loop's queue.
-        private var readScheduled = false
+        var readScheduled = false
         /// For the call's metrics: times and bytes of the request.
-        private var figures = DirectRequestFigures()
+        var figures = DirectRequestFigures()
 
         var loop: EventLoop { socket.loop }
 
@@ -156,7 +156,7 @@
 
         /// Sets what the socket waits for: input while the machine reads and no ended input waits
         /// for a download's writer, the chance to write while bytes wait.
-        private func watch() {
+        func watch() {
             guard socket.isOpen, !machine.isDone, machine.state != .connecting else { return }
             var interest: IOInterest = machine.isReading && files?.end == nil ? .read : []
             if !output.isEmpty || socket.tls?.hasPendingOutput == true { interest.formUnion(.write) }
@@ -176,68 +176,6 @@
             if !output.isEmpty { return flush() }
             // Records of what went out that the socket had not taken yet.
             if let tls = socket.tls, tls.hasPendingOutput { flushRecords(tls) }
-        }
-
-        private func receive() {
-            let buffer = loop.readBuffer
-            let transfer =
-                socket.tls.map { $0.receive(socket.fd, into: buffer) }
-                ?? SocketOperations.receive(socket.fd, into: buffer)
-            if case .moved(let count) = transfer, count > 0 {
-                figures.received(count)
-                if let files { return pass(UnsafeRawBufferPointer(rebasing: buffer[..<count]), to: files) }
-                do {
-                    try intake.take(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
-                } catch {
-                    return handle(error)
-                }
-                handle(.received(intake.progress))
-                if !machine.isDone, context.responseBody.isBackedUp { holdForConsumer() }
-                return
-            }
-            guard transfer != .wouldBlock else { return }
-            // A server that refused the client's certificate says so with an alert, after a TLS
-            // 1.3 handshake: its own error, not a lost connection.
-            if let failure = socket.tls?.failure, failure.kind == .clientCertificateRequired {
-                return handle(failure.urlError)
-            }
-            if let files, files.isBusy { return files.end = transfer }
-            handle(Self.event(endingInput: transfer))
-        }
-
-        /// The event of a read that brought no bytes.
-        static func event(endingInput transfer: SocketOperations.Transfer) -> HTTP1ConnectionMachine.Event {
-            switch transfer {
-            case .failed(let reason): .broke(reason)
-            case .peerClosed: .broke("the server reset the connection")
-            default: .inputEnded
-            }
-        }
-
-        /// Reads on, on a later turn of the loop, what the TLS stream holds already: the socket will
-        /// not say readable for records it has handed over.
-        private func readBufferedRecords() {
-            guard !readScheduled, let tls = socket.tls, tls.hasBufferedInput else { return }
-            readScheduled = true
-            let stream = ObjectIdentifier(tls)
-            _ = loop.execute { [self] in
-                readScheduled = false
-                guard socket.tls.map(ObjectIdentifier.init) == stream, !machine.isDone, machine.isReading,
-                    files?.end == nil
-                else { return }
-                receive()
-                watch()
-            }
-        }
-
-        /// Stops reading until the streamed body's consumer has room again; a hang-up meanwhile is
-        /// still read.
-        private func holdForConsumer() {
-            handle(.consumerBehind)
-            let loop = loop
-            context.responseBody.whenDrained { [self] in
-                _ = loop.execute { [self] in handle(.consumerCaughtUp) }
-            }
         }
 
         // MARK: - Actions out
@@ -298,119 +236,6 @@
                 connect()
             case .fail(let failure):
                 end(.failure(failure.error(method: method, reported: error)))
-            }
-        }
-
-        private func connect() {
-            figures.connectStarts()
-            // Through a proxy, the connection is the proxy's.
-            let (peer, peerPort) = proxy.map { ($0.host, $0.port) } ?? (host, port)
-            resolver.addresses(of: peer, port: peerPort, on: loop) { [self] result in
-                guard !machine.isDone else { return }
-                switch result {
-                case .success(let addresses):
-                    let name = proxy.map { "the proxy \($0)" } ?? "\(host):\(port)"
-                    socket.connect(to: addresses[...], name: name) { [self] result in
-                        guard !machine.isDone else { return }
-                        switch result {
-                        case .success:
-                            if let tls, let proxy { return startTunnel(through: proxy, then: tls) }
-                            if let tls { return startTLS(tls) }
-                            figures.connectedAt = MetricsClock.now()
-                            handle(.connected(now: EventLoop.now()))
-                        case .failure(let error): handle(error)
-                        }
-                    }
-                case .failure(let error): handle(error)
-                }
-            }
-        }
-
-        /// Asks the proxy just connected to for a tunnel to the origin (`CONNECT`); TLS begins once
-        /// it answers with a 2xx. Like the handshake, it is part of connecting for the machine.
-        private func startTunnel(through proxy: ProxyRoute, then context: TLSContext) {
-            let tunnel = ProxyTunnel(to: host, port: port, through: proxy)
-            tunnelRequest = tunnel.request(fields: request.allHTTPHeaderFields ?? [:])[...]
-            self.tunnel = tunnel
-            socket.watch([.read, .write]) { [unowned self] events in tunnelStep(events, then: context) }
-        }
-
-        /// Writes what is left of the `CONNECT` request, then reads the proxy's answer.
-        private func tunnelStep(_ events: IOEvents, then context: TLSContext) {
-            guard !machine.isDone, var tunnel else { return }
-            while !tunnelRequest.isEmpty {
-                switch tunnelRequest.withUnsafeBytes({ SocketOperations.send(socket.fd, $0) }) {
-                case .moved(let count): tunnelRequest.removeFirst(count)
-                case .wouldBlock: return socket.watch([.read, .write])
-                case .peerClosed: return handle(tunnel.ended())
-                case .failed(let reason): return handle(.broke(reason))
-                }
-            }
-            guard !events.isDisjoint(with: [.readable, .hangUp, .error]) else { return socket.watch(.read) }
-            let buffer = loop.readBuffer
-            switch SocketOperations.receive(socket.fd, into: buffer) {
-            case .moved(let count) where count > 0:
-                switch tunnel.receive(UnsafeRawBufferPointer(rebasing: buffer[..<count])) {
-                case .incomplete:
-                    self.tunnel = tunnel
-                    socket.watch(.read)
-                case .established:
-                    self.tunnel = nil
-                    startTLS(context)
-                case .refused(let error): handle(error)
-                }
-            case .wouldBlock: socket.watch(.read)
-            case .failed(let reason): handle(.broke(reason))
-            default: handle(tunnel.ended())
-            }
-        }
-
-        /// Begins the TLS handshake of the connection just made; the machine hears `connected` once
-        /// it is done, so a deadline during it names the connecting phase.
-        private func startTLS(_ context: TLSContext) {
-            figures.handshakeStartedAt = MetricsClock.now()
-            do {
-                socket.tls = TLSStream(
-                    session: try TLSSession(context: context, role: .client(host: host), peer: "\(host):\(port)"))
-            } catch {
-                return handle(error.urlError)
-            }
-            socket.watch(.read) { [unowned self] events in handshake(events) }
-            handshake([])
-        }
-
-        /// Moves the handshake on: reads what came, answers, and says `connected` when it is done.
-        private func handshake(_ events: IOEvents) {
-            guard !machine.isDone, let tls = socket.tls else { return }
-            if !events.isDisjoint(with: [.readable, .hangUp, .error]),
-                let broken = Self.handshakeBreak(tls.receiveRecords(socket.fd, into: loop.readBuffer))
-            {
-                return handle(broken)
-            }
-            let done: Bool
-            do {
-                done = try tls.session.handshake()
-            } catch {
-                // The alert that says why goes out, as far as the socket takes it.
-                _ = tls.flush(to: socket.fd)
-                return handle(error.urlError)
-            }
-            if let broken = Self.handshakeBreak(tls.flush(to: socket.fd)) { return handle(broken) }
-            guard done, !tls.hasPendingOutput else {
-                return socket.watch(tls.hasPendingOutput ? [.read, .write] : .read)
-            }
-            figures.connectedAt = MetricsClock.now()
-            figures.tls = tls.session.negotiated
-            handle(.connected(now: EventLoop.now()))
-        }
-
-        /// The event of a read or write of the handshake that broke the connection; `nil` when it
-        /// moved bytes or would block.
-        private static func handshakeBreak(_ transfer: SocketOperations.Transfer) -> HTTP1ConnectionMachine.Event? {
-            switch transfer {
-            case .failed(let reason): .broke(reason)
-            case .peerClosed: .broke("the server reset the connection during the TLS handshake")
-            case .moved, .wouldBlock: nil
             }
         }
 

@@ -1,0 +1,20 @@
+import Foundation
+
+extension HTTP1ConnectionMachine.Failure {
+    /// The error a call of `method` fails with; `reported` is the one ``HTTP1ConnectionMachine/Event/failed``
+    /// came with.
+    func error(method: String, reported: (any Error)?) -> any Error {
+        switch self {
+        case .reported: reported ?? URLError(.unknown)
+        case .cancelled: URLError(.cancelled)
+        case .timedOutBeforeTheRequest: URLError.timedOutBeforeTheRequest
+        case .timedOut(let phase):
+            URLError(
+                .timedOut,
+                reason: "the call's timeout passed while \(phase.rawValue). Raise the call's timeout "
+                    + "(the descriptor's timeout or WebServiceRequest.timeoutInterval)")
+        case .connectionLost(let reason): URLError(.networkConnectionLost, reason: reason)
+        case .closedBeforeAnswering(let reason): HTTP1Transport.closedBeforeAnswering(method, reason: reason)
+        }
+    }
+}
