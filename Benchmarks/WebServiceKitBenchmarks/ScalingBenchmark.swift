@@ -8,7 +8,9 @@ import WebServiceKit
 ///
 /// For C = 1, 4, 16, 64, 256, 1,024 and 4,096 (the last when the hard descriptor limit allows
 /// ``descriptorLimit``), each client runs in a child process of its own: C tasks each make
-/// ``callsPerTask`` sequential calls. The clients, in this order at each C:
+/// ``callsPerTask`` sequential calls (`--scaling-calls N` for another number: over TLS, where each
+/// of C new connections begins with a full handshake, more calls per task show the steady state).
+/// The clients, in this order at each C:
 /// - the reference: `Benchmarks/scaling_server.py client`, one Python asyncio process with a
 ///   connection per task. It shows what the server itself sustains at that C;
 /// - this library with its per-origin cap raised to C (a ``RoutingTransport`` whose
@@ -42,6 +44,8 @@ enum ScalingBenchmark {
     /// The path of `Benchmarks/scaling_server.py`, whose `client` mode is the reference client.
     static let scriptVariable = "WEBSERVICEKIT_BENCH_SCALING_SCRIPT"
     static let callsPerTask = 4
+    /// `--scaling-calls N`: the calls each task makes (``callsPerTask`` by default).
+    static let callsFlag = "--scaling-calls"
     static let concurrencies = [1, 4, 16, 64, 256, 1_024, 4_096]
     static let defaultDelay = 500
     /// Every child's soft descriptor limit: the issue's `ulimit -n 8192`.
@@ -129,6 +133,12 @@ enum ScalingBenchmark {
         if let index = arguments.firstIndex(of: concurrencyFlag), index + 1 < arguments.count {
             list = arguments[index + 1].split(separator: ",").compactMap { Int($0) }.filter { $0 > 0 }
         }
+        var callsPerTask = callsPerTask
+        if let index = arguments.firstIndex(of: callsFlag), index + 1 < arguments.count,
+            let value = Int(arguments[index + 1]), value > 0
+        {
+            callsPerTask = value
+        }
         let hard = hardDescriptorLimit()
         let seconds = Double(delay) / 1000
         print(
@@ -166,7 +176,7 @@ enum ScalingBenchmark {
                         ]
                         : [
                             executable, childFlag, client.rawValue, String(concurrency), String(delay),
-                            root.absoluteString,
+                            root.absoluteString, String(callsPerTask),
                         ]
                     measure(argv, into: &row)
                     let after = stats.read()

@@ -31,7 +31,7 @@ extension ScalingBenchmark {
         }
     }
 
-    /// `webservice-bench --scaling-once CLIENT C DELAY_MS ROOT`: sets the soft descriptor limit to
+    /// `webservice-bench --scaling-once CLIENT C DELAY_MS ROOT [CALLS]`: sets the soft descriptor limit to
     /// ``descriptorLimit`` (at most the hard one), counts its threads and descriptors, makes one
     /// warm-up call (`ROOT/delay/0`), then C tasks each make ``callsPerTask`` sequential calls of
     /// `ROOT/delay/DELAY_MS`, and prints one line of `key=value` fields (the Python reference
@@ -40,13 +40,14 @@ extension ScalingBenchmark {
     /// descriptor limit, failures by kind. Each kind's first message goes to standard error.
     static func childExitCode(for arguments: [String]) -> Int32? {
         guard arguments.count >= 2, arguments[1] == childFlag else { return nil }
-        guard arguments.count == 6, let client = Client(rawValue: arguments[2]), client != .reference,
+        guard arguments.count == 6 || arguments.count == 7, let client = Client(rawValue: arguments[2]), client != .reference,
             let concurrency = Int(arguments[3]), concurrency > 0, let delay = Int(arguments[4]), delay >= 0,
-            let root = URL(string: arguments[5])
+            let root = URL(string: arguments[5]),
+            let callsPerTask = arguments.count == 7 ? Int(arguments[6]) : callsPerTask, callsPerTask > 0
         else {
             let names = Client.allCases.filter { $0 != .reference }.map(\.rawValue).joined(separator: ", ")
             FileHandle.standardError.write(
-                Data("usage: webservice-bench \(childFlag) CLIENT C DELAY_MS ROOT (CLIENT: \(names))\n".utf8))
+                Data("usage: webservice-bench \(childFlag) CLIENT C DELAY_MS ROOT [CALLS] (CLIENT: \(names))\n".utf8))
             return 2
         }
         let limit = setDescriptorLimit(descriptorLimit)

@@ -144,10 +144,18 @@ enum SocketOperations {
     /// when it connected at once, `false` when it is in progress (wait until writable, then
     /// ``pendingError(of:)``). Fails with the `errno` of a socket that could not start.
     static func startConnection(to address: ResolvedAddress) -> Result<(fd: Int32, connected: Bool), SystemError> {
-        let fd = socket(address.family, address.type, address.proto)
-        guard fd >= 0 else { return .failure(SystemError(code: errno)) }
-        _ = fcntl(fd, F_SETFD, fcntl(fd, F_GETFD) | FD_CLOEXEC)
-        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+        #if canImport(Glibc)
+            // Both flags as the socket is made: no window in which a fork elsewhere in the process
+            // inherits it, and four system calls fewer per connection.
+            let flags = Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
+            let fd = socket(address.family, address.type | flags, address.proto)
+            guard fd >= 0 else { return .failure(SystemError(code: errno)) }
+        #else
+            let fd = socket(address.family, address.type, address.proto)
+            guard fd >= 0 else { return .failure(SystemError(code: errno)) }
+            _ = fcntl(fd, F_SETFD, fcntl(fd, F_GETFD) | FD_CLOEXEC)
+            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+        #endif
         var one: Int32 = 1
         _ = setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
         #if canImport(Darwin)

@@ -104,10 +104,10 @@
                 _ = tls.flush(to: socket.fd)
                 return handle(error.urlError)
             }
-            if let broken = Self.handshakeBreak(tls.flush(to: socket.fd)) { return handle(broken) }
-            guard done, !tls.hasPendingOutput else {
-                return socket.watch(tls.hasPendingOutput ? [.read, .write] : .read)
-            }
+            // The last flight of a finished handshake (the client's Finished, in TLS 1.3 and in a
+            // resumed TLS 1.2 one) waits for the request head, so that both go out in one write.
+            if !done, let broken = Self.handshakeBreak(tls.flush(to: socket.fd)) { return handle(broken) }
+            guard done else { return socket.watch(tls.hasPendingOutput ? [.read, .write] : .read) }
             figures.connectedAt = MetricsClock.now()
             figures.tls = tls.session.negotiated
             handle(.connected(now: EventLoop.now()))

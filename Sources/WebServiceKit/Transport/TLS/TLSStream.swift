@@ -50,10 +50,14 @@
 
         /// Encrypts `plaintext` and writes its records: `.moved(plaintext.count)` once it is taken
         /// (its records may still wait, see ``hasPendingOutput``); `.wouldBlock` without taking
-        /// anything while earlier records wait.
+        /// anything while records taken earlier wait for the socket. Records the session made
+        /// but nobody took yet (the handshake's last flight) go out with the new ones, in order,
+        /// in one write.
         func send(_ fd: Int32, _ plaintext: UnsafeRawBufferPointer) -> SocketOperations.Transfer {
-            let earlier = flush(to: fd)
-            guard case .moved = earlier else { return earlier }
+            if outputOffset < output.count {
+                let earlier = flush(to: fd)
+                guard case .moved = earlier else { return earlier }
+            }
             do {
                 try session.write(plaintext)
             } catch {
