@@ -40,7 +40,8 @@ extension ScalingBenchmark {
     /// descriptor limit, failures by kind. Each kind's first message goes to standard error.
     static func childExitCode(for arguments: [String]) -> Int32? {
         guard arguments.count >= 2, arguments[1] == childFlag else { return nil }
-        guard arguments.count == 6 || arguments.count == 7, let client = Client(rawValue: arguments[2]), client != .reference,
+        guard arguments.count == 6 || arguments.count == 7, let client = Client(rawValue: arguments[2]),
+            client != .reference,
             let concurrency = Int(arguments[3]), concurrency > 0, let delay = Int(arguments[4]), delay >= 0,
             let root = URL(string: arguments[5]),
             let callsPerTask = arguments.count == 7 ? Int(arguments[6]) : callsPerTask, callsPerTask > 0
