@@ -27,7 +27,9 @@
                 if !machine.isDone, context.responseBody.isBackedUp { holdForConsumer() }
                 return
             }
-            guard transfer != .wouldBlock else { return }
+            // Records a read made without plaintext (an alert refusing renegotiation, an answer to
+            // a key update) go out when the socket takes them.
+            guard transfer != .wouldBlock else { return socket.tls?.hasPendingOutput == true ? watch() : () }
             // A server that refused the client's certificate says so with an alert, after a TLS
             // 1.3 handshake: its own error, not a lost connection.
             if let failure = socket.tls?.failure, failure.kind == .clientCertificateRequired {
