@@ -927,6 +927,52 @@ final class DocumentationExamplesTests: XCTestCase {
                 "invalid call descriptor: malformed template \"users/%%name%%\": wildcard '%%name%%' must be a "
                     + "decimal argument index from 0 to 999")
         }
+
+        let root = URL(string: "https://api.example.com/v1/")!
+        let me = WebServiceCall<Repo>(relativePath: "/user")
+        XCTAssertThrowsError(try me.validate(serviceRoot: root)) { error in
+            // invalid call descriptor: relativePath "/user" starts with "/", so it resolves against the
+            // origin (https://api.example.com/user) and drops the service root's path "/v1/"; write
+            // "user" to call https://api.example.com/v1/user, or validate without the root if the call
+            // leaves the root's path on purpose
+            XCTAssertEqual(
+                "\(error)",
+                "invalid call descriptor: relativePath \"/user\" starts with \"/\", so it resolves against the "
+                    + "origin (https://api.example.com/user) and drops the service root's path \"/v1/\"; write "
+                    + "\"user\" to call https://api.example.com/v1/user, or validate without the root if the call "
+                    + "leaves the root's path on purpose")
+        }
+        XCTAssertNoThrow(try WebServiceCall<Repo>(relativePath: "user").validate(serviceRoot: root))
+    }
+
+    /// What `validate(serviceRoot:)` says is where the request really goes: the URLs it names are
+    /// the ones the factory builds, and a root without a path, an absolute URL or a path without
+    /// the `/` pass.
+    func testValidateWithTheRootNamesTheURLsTheRequestGetsAndPassesTheRest() throws {
+        let root = URL(string: "http://127.0.0.1:8080/anything/v1")!
+        let client = WebServiceClient(serviceRoot: root)
+        let leading = WebServiceCall<Data>(relativePath: "/users/%%0%%")
+        XCTAssertEqual(
+            try client.request(for: leading, arguments: ["a"]).url?.absoluteString, "http://127.0.0.1:8080/users/a")
+        XCTAssertThrowsError(try leading.validate(serviceRoot: root)) { error in
+            let text = "\(error)"
+            XCTAssertTrue(text.contains("(http://127.0.0.1:8080/users/%%0%%)"), text)
+            XCTAssertTrue(text.contains("\"/anything/v1/\""), text)
+            XCTAssertTrue(text.contains("call http://127.0.0.1:8080/anything/v1/users/%%0%%"), text)
+        }
+        let kept = WebServiceCall<Data>(relativePath: "users/%%0%%")
+        XCTAssertEqual(
+            try client.request(for: kept, arguments: ["a"]).url?.absoluteString,
+            "http://127.0.0.1:8080/anything/v1/users/a")
+        XCTAssertNoThrow(try kept.validate(serviceRoot: root))
+        XCTAssertNoThrow(try leading.validate(serviceRoot: URL(string: "http://127.0.0.1:8080")!))
+        XCTAssertNoThrow(try leading.validate(serviceRoot: URL(string: "http://127.0.0.1:8080/")!))
+        XCTAssertNoThrow(try WebServiceCall<Data>(relativePath: "https://other.example/x").validate(serviceRoot: root))
+        XCTAssertNoThrow(try leading.validate(), "without the root, nothing to compare with")
+        // A malformed template still says so first.
+        XCTAssertThrowsError(try WebServiceCall<Data>(relativePath: "/a/%%x%%").validate(serviceRoot: root)) {
+            XCTAssertTrue("\($0)".contains("malformed template"), "\($0)")
+        }
     }
 
     func testURLBuilder() throws {

@@ -30,6 +30,26 @@ public struct CallDescriptor: Sendable {
     /// Throws the problem that makes every call of this descriptor fail, if there is one.
     public func validate() throws(WebServiceError) { _ = try compiled.get() }
 
+    /// Throws what ``validate()`` throws, and what would surprise a caller of this descriptor
+    /// under `serviceRoot`: a ``CallFields/relativePath`` that starts with `/` while the root has
+    /// a path, which resolves against the root's origin and so drops that path
+    /// (`/users` under `https://api.example.com/v1/` calls `https://api.example.com/users`).
+    /// Such a path is legal (a call outside the root's path, on purpose); check an endpoint table
+    /// with this form to catch the accidental ones. The error says where the call goes, and how to
+    /// keep it under the root.
+    public func validate(serviceRoot: URL) throws(WebServiceError) {
+        let compiled = try compiled.get()
+        let root = ServiceRoot(serviceRoot)
+        guard compiled.url.anchor == .origin, root.base.count > root.origin.count + 1 else { return }
+        let path = fields.relativePath
+        let kept = path.drop { $0 == "/" }
+        throw .invalidCall(
+            "relativePath \"\(path)\" starts with \"/\", so it resolves against the origin "
+                + "(\(root.origin)\(path)) and drops the service root's path "
+                + "\"\(root.base.dropFirst(root.origin.count))\"; write \"\(kept)\" to call \(root.base)\(kept), "
+                + "or validate without the root if the call leaves the root's path on purpose")
+    }
+
     /// The fields, shared by every copy: a descriptor travels through each call's pipeline by
     /// value, and copying one reference costs one retain where twenty fields cost twenty. The
     /// library reads a field through it (`storage.fields.method`), which copies nothing.

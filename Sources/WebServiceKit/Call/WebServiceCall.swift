@@ -34,6 +34,11 @@ public struct WebServiceCall<Response: Sendable>: Sendable {
     /// in a test that checks an endpoint table.
     public func validate() throws(WebServiceError) { try descriptor.validate() }
 
+    /// Throws what ``validate()`` throws, and a ``CallFields/relativePath`` that starts with `/`
+    /// under a `serviceRoot` with a path, which would drop that path
+    /// (``CallDescriptor/validate(serviceRoot:)``).
+    public func validate(serviceRoot: URL) throws(WebServiceError) { try descriptor.validate(serviceRoot: serviceRoot) }
+
     /// Creates a call whose response is decoded by `serializer`.
     ///
     /// - Parameters:
