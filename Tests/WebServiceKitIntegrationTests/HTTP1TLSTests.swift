@@ -432,6 +432,10 @@ final class HTTP1TLSTests: XCTestCase {
         XCTAssertEqual(error?.code, .secureConnectionFailed, "\(String(describing: error))")
         XCTAssertTrue(
             error?.localizedDescription.contains("TLS handshake failed") ?? false, "\(String(describing: error))")
+        XCTAssertTrue(
+            error?.localizedDescription.contains(
+                "the server did not answer in TLS; if this port speaks plain http, "
+                    + "use an http:// URL for it") ?? false, "\(String(describing: error))")
         XCTAssertFalse(try TLSServer.curlAnswers(root.appendingPathComponent("get")))
     }
 

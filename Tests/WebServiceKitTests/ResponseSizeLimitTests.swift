@@ -31,7 +31,9 @@ final class ResponseSizeLimitTests: XCTestCase {
         XCTAssertEqual(error?.category, .ignoreData)
         XCTAssertEqual(error?.statusCode, 200)
         XCTAssertEqual(
-            error?.description, "the response body (status 200) is larger than the 10-byte limit; reading stopped")
+            error?.description,
+            "the response body (status 200) is larger than the 10-byte limit; reading stopped. Raise the client's "
+                + "maximumResponseBodySize (for a streamed body, the call's maximumStreamedBodySize) to accept it")
     }
 
     func testABodyAtTheLimitIsAccepted() async throws {

@@ -141,7 +141,9 @@ public enum WebServiceError: Error, Sendable, CustomStringConvertible {
         case .cancelled(let reason): return reason.map { "cancelled: \($0)" } ?? "cancelled"
         case .download(let error): return "download failed: \(error)"
         case .responseTooLarge(let limit, let code):
-            return "the response body (status \(code)) is larger than the \(limit)-byte limit; reading stopped"
+            return "the response body (status \(code)) is larger than the \(limit)-byte limit; reading stopped. "
+                + "Raise the client's maximumResponseBodySize (for a streamed body, the call's "
+                + "maximumStreamedBodySize) to accept it"
         case .retryAfterTooLong(let refusal): return "retry refused: \(refusal)"
         case .responseStream(let error): return "streamed response stopped: \(error)"
         }

@@ -323,9 +323,22 @@
                 return .verification(Int(verification), text: text)
             }
             let errors = context.library.drainErrors()
+            if Self.answeredInTheClear(errors) {
+                return TLSFailure(
+                    .handshake,
+                    "the TLS handshake failed: the server did not answer in TLS; if this port speaks plain "
+                        + "http, use an http:// URL for it (OpenSSL: \(errors))")
+            }
             return TLSFailure(
                 Self.refusesClientCertificate(errors) ? .clientCertificateRequired : .handshake,
                 "the TLS handshake failed: \(errors.isEmpty ? "the connection was refused" : errors)")
+        }
+
+        /// Whether OpenSSL's `errors` say the server answered the ClientHello with something that
+        /// is not TLS: an HTTP answer reads as a record of an unknown version (`wrong version
+        /// number`) or a length no record may have.
+        static func answeredInTheClear(_ errors: String) -> Bool {
+            ["wrong version number", "packet length too long", "http request"].contains { errors.contains($0) }
         }
 
         /// Whether OpenSSL's `errors` are a server's alert refusing the client's certificate (or
