@@ -1428,3 +1428,49 @@ final class DocumentationExamplesTests: XCTestCase {
         }
     }
 }
+
+/// The opening examples of Docs/Metrics.md and Docs/Retries.md, run as written but for the
+/// client's transport (a `StubTransport` in place of the network) and the retry policy's waits
+/// (recorded, not slept). Both once passed three arguments to `.userRepos`, which has two
+/// wildcards, and failed when run.
+final class GuideOpeningExamplesTests: XCTestCase {
+    private func client(_ stubs: StubTransport) -> WebServiceClient {
+        WebServiceClient(serviceRoot: URL(string: "https://api.example.com/")!, transport: stubs)
+    }
+
+    func testTheMetricsGuideOpening() async throws {
+        let stubs = StubTransport()
+        stubs.stub(.userRepos, with: .json([Repo(id: 1, name: "kit")]))
+        let client = client(stubs)
+
+        let response = try await client.response(for: .userRepos, "octocat", "updated")
+        let metrics = response.metrics
+        print(metrics.duration, metrics.attempts, metrics.redirects, metrics.source as Any)
+        for request in metrics.transactions {
+            print(
+                request.send, request.reason, request.route as Any, request.connectionReused as Any,
+                request.connectDuration as Any, request.timeToFirstByte as Any, request.duration,
+                request.bytesSent as Any, request.bytesReceived as Any)
+        }
+        print(metrics)  // one line for the call, one per request
+
+        XCTAssertEqual(metrics.attempts, 1)
+        XCTAssertEqual(metrics.transactions.count, 1)
+        XCTAssertEqual(
+            stubs.requests.first?.request.url?.absoluteString,
+            "https://api.example.com/users/octocat/repos?sort=updated")
+    }
+
+    func testTheRetriesGuideOpening() async throws {
+        let stubs = StubTransport()
+        stubs.stub(.userRepos, with: .status(503), .json([Repo(id: 1, name: "kit")]))
+        let client = client(stubs)
+        client.retryPolicy = RetryPolicy(maximumAttempts: 3, environment: RecordingRetryEnvironment())
+
+        let response = try await client.response(for: .userRepos, "octocat", "updated")
+        print(response.attempts)  // 1, 2 or 3
+
+        XCTAssertEqual(response.attempts, 2)
+        XCTAssertEqual(response.value, [Repo(id: 1, name: "kit")])
+    }
+}
