@@ -142,6 +142,7 @@ import XCTest
                     text.contains("while receiving the response") || text.contains("while waiting for the response"),
                     text)
                 XCTAssertTrue(text.contains("Raise the call's timeout"), text)
+                XCTAssertTrue(text.contains("the call's timeout of 1 s passed while"), "the limit: \(text)")
             }
         }
     }

@@ -1104,3 +1104,21 @@ final class HTTP1ConnectionMachineTests: XCTestCase {
             ])
     }
 }
+
+/// The errors of the machine's failures name the phase, the limit and the setting to raise.
+final class HTTP1ConnectionMachineFailureErrorTests: XCTestCase {
+    func testATimeoutSaysItsPhaseItsLimitAndTheSetting() {
+        let waiting = HTTP1ConnectionMachine.Failure.timedOut(.waiting)
+        XCTAssertEqual(
+            (waiting.error(method: "GET", timeout: 10, reported: nil) as? URLError)?.localizedDescription,
+            "the call's timeout of 10 s passed while waiting for the response. Raise the call's timeout (the "
+                + "descriptor's timeout or WebServiceRequest.timeoutInterval)")
+        XCTAssertEqual(
+            (HTTP1ConnectionMachine.Failure.timedOutBeforeTheRequest.error(method: "POST", timeout: 2.5, reported: nil)
+                as? URLError)?.localizedDescription,
+            "the call's timeout of 2.5 s passed before its request was written (while connecting); nothing was "
+                + "sent. Raise the call's timeout (the descriptor's timeout or WebServiceRequest.timeoutInterval)")
+        XCTAssertFalse(
+            "\(waiting.error(method: "GET", timeout: 0, reported: nil))".contains(" of "), "no limit, no amount")
+    }
+}

@@ -108,7 +108,7 @@ struct BlockingExchange {
             case .fail(let failure):
                 body.close()
                 connection.disconnect()
-                throw failure.error(method: method, reported: error)
+                throw failure.error(method: method, timeout: request.timeoutInterval, reported: error)
             }
         }
     }

@@ -235,7 +235,7 @@
                 files?.end = nil
                 connect()
             case .fail(let failure):
-                end(.failure(failure.error(method: method, reported: error)))
+                end(.failure(failure.error(method: method, timeout: request.timeoutInterval, reported: error)))
             }
         }
 
