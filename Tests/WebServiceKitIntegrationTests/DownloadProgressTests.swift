@@ -130,11 +130,11 @@ extension DownloadProgressTests {
 typealias ProgressLog = ProgressRecorder
 
 extension ProgressRecorder {
-    /// `(0, -1)`, cumulative fractions of `total` at most once per 1 %, one `(1, total)`.
+    /// `(0, total)`, cumulative fractions of `total` at most once per 1 %, one `(1, total)`.
     func assertCompleteRun(total: Int64, file: StaticString = #filePath, line: UInt = #line) {
         let events = simpleEvents
         XCTAssertEqual(events.first?.fraction, 0, file: file, line: line)
-        XCTAssertEqual(events.first?.expected, -1, file: file, line: line)
+        XCTAssertEqual(events.first?.expected, total, "the start knows the total", file: file, line: line)
         XCTAssertEqual(events.last?.fraction, 1, file: file, line: line)
         XCTAssertEqual(events.last?.expected, total, file: file, line: line)
         XCTAssertEqual(events.filter { $0.fraction == 1 }.count, 1, "exactly one 1.0", file: file, line: line)

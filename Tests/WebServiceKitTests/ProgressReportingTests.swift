@@ -38,7 +38,8 @@ final class ProgressReportingTests: XCTestCase {
         // The async form returns after every event ran: the log is complete here.
         let events = recorder.simpleEvents
         XCTAssertEqual(events.first?.fraction, 0)
-        XCTAssertEqual(events.first?.expected, -1)
+        XCTAssertEqual(events.first?.expected, total, "the start carries the total once the first figures came")
+        XCTAssertEqual(events.filter { $0.fraction == 0 }.count, 1, "one start")
         XCTAssertEqual(events.last?.fraction, 1)
         XCTAssertEqual(events.last?.expected, total)
         XCTAssertEqual(events.filter { $0.fraction == 1 }.count, 1)
@@ -200,7 +201,42 @@ final class ProgressReportingTests: XCTestCase {
         XCTAssertEqual(response.source, .cache)
         XCTAssertEqual(stubs.requests.count, 1)
         XCTAssertEqual(recorder.simpleEvents.map(\.fraction), [0, 1])
-        XCTAssertEqual(recorder.simpleEvents.map(\.expected), [-1, 10])
+        XCTAssertEqual(recorder.simpleEvents.map(\.expected), [10, 10], "the start knows the total the cache has")
+    }
+
+    /// The start event carries the total as soon as it is known (issue 35): at once for a body
+    /// going out of known length; for a download, with its first figures; `-1` for a download
+    /// that fails before any, and still exactly one start, before anything else.
+    func testTheStartCarriesTheTotalWhenThereIsOne() async throws {
+        let upload = client { _, context in
+            context.reportUploadProgress(sent: 500, expected: 1_000)
+            context.reportUploadProgress(sent: 1_000, expected: 1_000)
+            return TransportResponse(statusCode: 200, body: Data("ok".utf8))
+        }
+        let sent = ProgressRecorder()
+        let post = WebServiceCall<Data>(method: .post, relativePath: "up", bodyParameter: 0, progressParameter: 1)
+        _ = try await upload.perform(post, [Data(count: 1_000), sent.simple])
+        XCTAssertEqual(sent.simpleEvents.first?.fraction, 0)
+        XCTAssertEqual(sent.simpleEvents.first?.expected, 1_000, "an upload's length is known at the start")
+        XCTAssertEqual(sent.simpleEvents.map(\.fraction), [0, 0.5, 1])
+
+        let unknown = client { _, context in
+            context.reportDownloadProgress(received: 100_000, expected: -1)
+            return TransportResponse(statusCode: 200, body: Data(count: 100_000))
+        }
+        let chunked = ProgressRecorder()
+        _ = try await unknown.perform(Self.download, [chunked.simple])
+        XCTAssertEqual(chunked.simpleEvents.map(\.expected), [-1, 100_000], "no total known: -1 at the start")
+
+        let failing = client { _, _ in throw URLError(.networkConnectionLost) }
+        let failed = ProgressRecorder()
+        do {
+            _ = try await failing.perform(Self.download, [failed.simple])
+            XCTFail("the call fails")
+        } catch {
+            XCTAssertEqual(failed.simpleEvents.map(\.fraction), [0], "one start, nothing more")
+            XCTAssertEqual(failed.simpleEvents.map(\.expected), [-1])
+        }
     }
 
     func testTheProgressParameterTakesEitherHandlerAndPerformTakesOneToo() async throws {

@@ -36,7 +36,7 @@ extension WebServiceClient {
         if let download { progress.discardOnFailure(download) }
         // A ProgressHandler follows the upload of calls that send a body, the download otherwise.
         let sendsBody = (uploadLength ?? 0) > 0 || prepared.streamedBody != nil
-        progress.start(primary: sendsBody ? .upload : .download)
+        progress.start(primary: sendsBody ? .upload : .download, expected: sendsBody ? uploadLength : nil)
         // Every response body of the call goes into its one sink: memory within the limit, or the file.
         let reporter = progress.hasHandlers ? progress : nil
         let sink = ResponseBodySink(

@@ -2,7 +2,11 @@ import Dispatch
 
 /// Turns a transport's byte counts into a call's progress callbacks.
 ///
-/// - At the start: `(0, -1)` for a ``ProgressHandler``, zero bytes for a ``TransferProgressHandler``.
+/// - At the start: `(0, total)` for a ``ProgressHandler``, zero bytes of `total` for a
+///   ``TransferProgressHandler``, with the total as soon as it is known: at once for a body
+///   going out of known length; for a download, when its first figures come (with the response's
+///   `Content-Length`); `-1` (`nil`) where no total is known then. Either way, exactly one start
+///   event, before any other.
 /// - As bytes move: cumulative figures, at most one event per 1 % of a known length, or per
 ///   64 KiB of a body of unknown length (those reach only the ``TransferProgressHandler``:
 ///   a fraction cannot be told). A ``ProgressHandler`` follows the call's primary direction only.
@@ -33,6 +37,8 @@ final class ProgressReporter: Sendable {
         var upload = Lane()
         var download = Lane()
         var isStarted = false
+        /// Whether the start event waits for the primary direction's first figures (a download).
+        var startPending = false
         var isClosed = false
         var successTotal: Int64?
         var file: FileDownload?
@@ -60,18 +66,32 @@ final class ProgressReporter: Sendable {
         }
     }
 
-    /// The call starts; `primary` is the direction a ``ProgressHandler`` follows.
-    func start(primary: TransferDirection) {
+    /// The call starts; `primary` is the direction a ``ProgressHandler`` follows, `expected` the
+    /// length of a body going out when it is known. The start event goes now when its total is
+    /// known or the call uploads; a download's waits for its first figures.
+    func start(primary: TransferDirection, expected: Int64? = nil) {
         state.withLock { state in
-            guard !state.isStarted, !state.isClosed, let channel = state.channel else { return }
+            guard !state.isStarted, !state.isClosed, state.channel != nil else { return }
             state.isStarted = true
             state.primary = primary
-            let (simple, rich) = (state.simple, state.rich)
-            let event = TransferProgress(direction: primary, completedBytes: 0, expectedBytes: nil, fraction: 0)
-            channel.async {
-                for handler in simple { handler(0, -1) }
-                for handler in rich { handler(event) }
+            if primary == .download, expected == nil {
+                state.startPending = true
+            } else {
+                Self.sendStart(&state, expected: expected)
             }
+        }
+    }
+
+    /// Sends the start event, `(0, expected)` (`-1` for a total not known).
+    private static func sendStart(_ state: inout State, expected: Int64?) {
+        state.startPending = false
+        guard let channel = state.channel else { return }
+        let total = expected.flatMap { $0 > 0 ? $0 : nil }
+        let (simple, rich) = (state.simple, state.rich)
+        let event = TransferProgress(direction: state.primary, completedBytes: 0, expectedBytes: total, fraction: 0)
+        channel.async {
+            for handler in simple { handler(0, total ?? -1) }
+            for handler in rich { handler(event) }
         }
     }
 
@@ -79,6 +99,7 @@ final class ProgressReporter: Sendable {
     func report(_ direction: TransferDirection, completed: Int64, expected: Int64?) {
         state.withLock { state in
             guard state.isStarted, !state.isClosed, let channel = state.channel else { return }
+            if state.startPending, direction == state.primary { Self.sendStart(&state, expected: expected) }
             var lane = direction == .upload ? state.upload : state.download
             lane.latest = max(lane.latest, completed)
             defer { if direction == .upload { state.upload = lane } else { state.download = lane } }
@@ -141,6 +162,9 @@ final class ProgressReporter: Sendable {
             if !state.isClosed {
                 state.isClosed = true
                 if !succeeded { state.file?.discard() }
+                // A call that ends before its download's first figures (a cache hit, a failure):
+                // its start, with the total a success knows.
+                if state.startPending { Self.sendStart(&state, expected: succeeded ? state.successTotal : nil) }
                 if succeeded, state.isStarted, let total = state.successTotal, let channel = state.channel {
                     let (simple, rich) = (state.simple, state.rich)
                     let event = TransferProgress(
