@@ -30,7 +30,7 @@ public final class ProgressRecorder: @unchecked Sendable {  // `events` is guard
     ///
     /// - Parameters:
     ///   - delay: Microseconds each handler call sleeps, to play a slow user interface.
-    ///   - onFirstProgress: Runs once, at the first event after the start `(0, -1)`.
+    ///   - onFirstProgress: Runs once, at the first event after the start event `(0, total)`.
     public init(delay: useconds_t = 0, onFirstProgress: (@Sendable () -> Void)? = nil) {
         self.delay = delay
         self.onFirstProgress = onFirstProgress
