@@ -969,6 +969,21 @@ final class DocumentationExamplesTests: XCTestCase {
         XCTAssertNoThrow(try leading.validate(serviceRoot: URL(string: "http://127.0.0.1:8080/")!))
         XCTAssertNoThrow(try WebServiceCall<Data>(relativePath: "https://other.example/x").validate(serviceRoot: root))
         XCTAssertNoThrow(try leading.validate(), "without the root, nothing to compare with")
+        // A "." or ".." segment written in the path: the server would resolve it away.
+        let climbing = WebServiceCall<Data>(relativePath: "../admin/%%0%%")
+        XCTAssertEqual(
+            try client.request(for: climbing, arguments: ["a"]).url?.absoluteString,
+            "http://127.0.0.1:8080/anything/v1/../admin/a", "sent as written")
+        XCTAssertThrowsError(try climbing.validate(serviceRoot: root)) { error in
+            XCTAssertEqual(
+                "\(error)",
+                "invalid call descriptor: relativePath \"../admin/%%0%%\" has a \".\" or \"..\" segment, which the "
+                    + "server removes as it resolves the path (RFC 3986 §5.2.4): the call would reach "
+                    + "http://127.0.0.1:8080/anything/admin/%%0%%, not "
+                    + "http://127.0.0.1:8080/anything/v1/../admin/%%0%%; write the path without it")
+        }
+        XCTAssertThrowsError(try WebServiceCall<Data>(relativePath: "a/./b").validate(serviceRoot: root))
+        XCTAssertNoThrow(try WebServiceCall<Data>(relativePath: "a/..b/.c?x=..").validate(serviceRoot: root))
         // A malformed template still says so first.
         XCTAssertThrowsError(try WebServiceCall<Data>(relativePath: "/a/%%x%%").validate(serviceRoot: root)) {
             XCTAssertTrue("\($0)".contains("malformed template"), "\($0)")

@@ -37,17 +37,50 @@ public struct CallDescriptor: Sendable {
     /// Such a path is legal (a call outside the root's path, on purpose); check an endpoint table
     /// with this form to catch the accidental ones. The error says where the call goes, and how to
     /// keep it under the root.
+    ///
+    /// It also refuses a `.` or `..` segment written in the path: a server removes it as it
+    /// resolves the path (RFC 3986 §5.2.4), so the call reaches another path than the one written
+    /// (`../admin` under `https://api.example.com/v1/` is `https://api.example.com/admin`). An
+    /// argument that would make such a segment is refused at every call already.
     public func validate(serviceRoot: URL) throws(WebServiceError) {
         let compiled = try compiled.get()
         let root = ServiceRoot(serviceRoot)
-        guard compiled.url.anchor == .origin, root.base.count > root.origin.count + 1 else { return }
         let path = fields.relativePath
+        let segments = path.prefix { $0 != "?" }.split(separator: "/", omittingEmptySubsequences: false)
+        if compiled.url.anchor != .absolute, segments.contains(where: { $0 == "." || $0 == ".." }) {
+            let written = (compiled.url.anchor == .origin ? root.origin : root.base) + path
+            let resolved = root.origin + Self.removingDotSegments(String(written.dropFirst(root.origin.count)))
+            throw .invalidCall(
+                "relativePath \"\(path)\" has a \".\" or \"..\" segment, which the server removes as it resolves "
+                    + "the path (RFC 3986 §5.2.4): the call would reach \(resolved), not \(written); write the "
+                    + "path without it")
+        }
+        guard compiled.url.anchor == .origin, root.base.count > root.origin.count + 1 else { return }
         let kept = path.drop { $0 == "/" }
         throw .invalidCall(
             "relativePath \"\(path)\" starts with \"/\", so it resolves against the origin "
                 + "(\(root.origin)\(path)) and drops the service root's path "
                 + "\"\(root.base.dropFirst(root.origin.count))\"; write \"\(kept)\" to call \(root.base)\(kept), "
                 + "or validate without the root if the call leaves the root's path on purpose")
+    }
+
+    /// `path` (from its first `/`, a query after `?` kept as it is) with its `.` and `..`
+    /// segments removed as RFC 3986 §5.2.4 does.
+    static func removingDotSegments(_ path: String) -> String {
+        let query = path.firstIndex(of: "?").map { String(path[$0...]) } ?? ""
+        var output: [Substring] = []
+        let segments = path.prefix { $0 != "?" }.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
+        for (position, segment) in segments.enumerated() {
+            let isLast = position == segments.count - 1
+            switch segment {
+            case ".": if isLast { output.append("") }
+            case "..":
+                _ = output.popLast()
+                if isLast { output.append("") }
+            default: output.append(segment)
+            }
+        }
+        return "/" + output.joined(separator: "/") + query
     }
 
     /// The fields, shared by every copy: a descriptor travels through each call's pipeline by
