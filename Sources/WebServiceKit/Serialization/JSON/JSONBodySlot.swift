@@ -99,19 +99,19 @@ struct JSONBodyObject<Key: CodingKey>: KeyedEncodingContainerProtocol {
     mutating func encode(_ value: Double, forKey key: Key) throws { try primitive(value, key) }
 
     private func primitive<T: Encodable>(_ value: T, _ key: Key) throws {
-        try slot.writer.beginMember(of: serial, at: slot.depth, key: key.stringValue)
-        _ = try slot.writer.writePrimitive(value)
+        try slot.writer.writeMember(
+            value, of: serial, at: slot.depth, key: key.stringValue, parent: slot, slotKey: { .key(key) })
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(
         keyedBy keyType: NestedKey.Type, forKey key: Key
     ) -> KeyedEncodingContainer<NestedKey> {
-        let inner = (try? member(key)) ?? JSONBodySlot(writer: slot.writer, depth: -1, parent: nil, key: .none)
+        let inner = (try? member(key)) ?? slot.writer.failedSlot()
         return inner.container(keyedBy: keyType)
     }
 
     mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
-        let inner = (try? member(key)) ?? JSONBodySlot(writer: slot.writer, depth: -1, parent: nil, key: .none)
+        let inner = (try? member(key)) ?? slot.writer.failedSlot()
         return inner.unkeyedContainer()
     }
 
@@ -120,10 +120,7 @@ struct JSONBodyObject<Key: CodingKey>: KeyedEncodingContainerProtocol {
 
     mutating func superEncoder(forKey key: Key) -> any Encoder { unsupportedEncoder() }
 
-    private func unsupportedEncoder() -> any Encoder {
-        slot.writer.fail()
-        return JSONBodySlot(writer: slot.writer, depth: -1, parent: nil, key: .none)
-    }
+    private func unsupportedEncoder() -> any Encoder { slot.writer.failedSlot() }
 }
 
 /// An unkeyed container: an array of the output.
@@ -152,19 +149,16 @@ struct JSONBodyArray: UnkeyedEncodingContainer {
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<
         NestedKey
     > {
-        let inner = (try? element()) ?? JSONBodySlot(writer: slot.writer, depth: -1, parent: nil, key: .none)
+        let inner = (try? element()) ?? slot.writer.failedSlot()
         return inner.container(keyedBy: keyType)
     }
 
     mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
-        let inner = (try? element()) ?? JSONBodySlot(writer: slot.writer, depth: -1, parent: nil, key: .none)
+        let inner = (try? element()) ?? slot.writer.failedSlot()
         return inner.unkeyedContainer()
     }
 
-    mutating func superEncoder() -> any Encoder {
-        slot.writer.fail()
-        return JSONBodySlot(writer: slot.writer, depth: -1, parent: nil, key: .none)
-    }
+    mutating func superEncoder() -> any Encoder { slot.writer.failedSlot() }
 }
 
 /// A single value: the slot itself.

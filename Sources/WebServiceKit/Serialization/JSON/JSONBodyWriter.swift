@@ -15,6 +15,8 @@ import Foundation
 final class JSONBodyWriter {
     /// How deep values may nest before the writer leaves the value to `JSONEncoder`.
     static let depthLimit = 256
+    /// The digits of a `\u00XX` escape, lowercase as `JSONEncoder` writes them.
+    private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
 
     // Only the encoding thread touches a writer, one access at a time: the run-time exclusivity
     // checks of a class's properties cost a fifth of the writer's time.
@@ -62,6 +64,13 @@ final class JSONBodyWriter {
     func fail() -> Unsupported {
         failed = true
         return Unsupported()
+    }
+
+    /// Marks the value as one for `JSONEncoder` and answers a slot that takes nothing: what a
+    /// container method that cannot throw returns then.
+    func failedSlot() -> JSONBodySlot {
+        fail()
+        return JSONBodySlot(writer: self, depth: -1, parent: nil, key: .none)
     }
 
     // MARK: Values
@@ -196,7 +205,7 @@ final class JSONBodyWriter {
                 case 0x0D: bytes.append(contentsOf: [0x5C, 0x72])
                 case 0x09: bytes.append(contentsOf: [0x5C, 0x74])
                 default:
-                    let hex: [UInt8] = Array("0123456789abcdef".utf8)
+                    let hex = Self.hexDigits
                     bytes.append(contentsOf: [0x5C, 0x75, 0x30, 0x30, hex[Int(byte >> 4)], hex[Int(byte & 0xF)]])
                 }
             }

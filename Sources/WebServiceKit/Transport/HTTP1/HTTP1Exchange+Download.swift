@@ -45,7 +45,12 @@
             files.isBusy = false
             if let held = files.heldResult { return resume(held) }
             if case .failure(let error) = outcome { return handle(error) }
-            handle(.received(intake.progress))
+            // What the loop read while the writer worked is input too: after a complete response it
+            // makes the connection unfit for another request (RFC 9112 §9.3), as bytes after the
+            // end in the same read do for the parser. The machine decides with that.
+            var progress = intake.progress
+            if !files.backlog.isEmpty || files.end != nil { progress.leavesConnectionReusable = false }
+            handle(.received(progress))
             pump(files)
         }
     }
@@ -67,5 +72,12 @@
         var heldResult: Result<HTTP1Exchange.Outcome, any Error>?
 
         init(queue: DispatchQueue) { self.queue = queue }
+
+        /// Drops what was read for a request that goes again on a new connection.
+        func discardInput() {
+            backlog.removeAll()
+            backlogBytes = 0
+            end = nil
+        }
     }
 #endif

@@ -230,9 +230,7 @@
                 output.removeAll(restarting: true)
                 body.rewind()
                 intake = ResponseIntake(method: method, url: url, context: context)
-                files?.backlog.removeAll()
-                files?.backlogBytes = 0
-                files?.end = nil
+                files?.discardInput()
                 connect()
             case .fail(let failure):
                 end(.failure(failure.error(method: method, timeout: request.timeoutInterval, reported: error)))
@@ -297,9 +295,7 @@
 
         private func complete(reusable: Bool) {
             guard let files else { return end(Result { try intake.finish(url: self.url) }, reusable: reusable) }
-            // The sink closes the file: off the loop too. Bytes read after the response's end, not
-            // yet given to the parser, leave the connection unfit for another request.
-            let reusable = reusable && files.backlog.isEmpty && files.end == nil
+            // The sink closes the file: off the loop too.
             files.isBusy = true
             let (loop, url) = (loop, url)
             files.queue.async { [self] in
