@@ -144,6 +144,23 @@ enum SmallGetBenchmark {
             })
     }
 
+    /// An async small GET whose path is one `%%0%%` wildcard filled with the file's name, made
+    /// through a ``TypedCall`` or the ``WebServiceCall`` with the same fields.
+    static func wildcardBody(for url: URL, typed: Bool, _ failures: Failures) -> @Sendable () async -> Void {
+        let client = WebServiceClient(serviceRoot: url.deletingLastPathComponent())
+        let name = url.lastPathComponent
+        let untypedCall = WebServiceCall<Small>(relativePath: "%%0%%")
+        let typedCall = TypedCall<ArgumentList<String>, NoBody, Small>(.init(relativePath: "%%0%%"))
+        if typed {
+            return {
+                do { blackHole(try await client.perform(typedCall, name)) } catch { failures.record("\(error)") }
+            }
+        }
+        return {
+            do { blackHole(try await client.perform(untypedCall, name)) } catch { failures.record("\(error)") }
+        }
+    }
+
     /// The four bodies; `collectsMetrics` is the library client's ``WebServiceClient/collectsMetrics``.
     static func bodies(for url: URL, failures: Failures, collectsMetrics: Bool = true) -> Bodies {
         let client = WebServiceClient(serviceRoot: url.deletingLastPathComponent())
@@ -185,7 +202,10 @@ enum SmallGetBenchmark {
     /// `webservice-bench --profile-small-get URL N FORM`: makes N calls one way, for
     /// `valgrind --tool=callgrind`. FORM is callbacks, raw-callbacks, async, raw-async, lanes,
     /// raw-lanes, callbacks-nometrics (the library with ``WebServiceClient/collectsMetrics``
-    /// off), or post and post-raw (the `post` form's POST to the URL of nginx's `/upload`).
+    /// off), post and post-raw (the `post` form's POST to the URL of nginx's `/upload`), or typed
+    /// and untyped (async, the file's name filling a `%%0%%` path wildcard, declared as a
+    /// ``TypedCall`` and as a ``WebServiceCall``: issue 35's goal, the typed form within 1 % of the
+    /// untyped form's instructions).
     static func childExitCode(for arguments: [String]) -> Int32? {
         guard arguments.count == 5, arguments[1] == profileFlag, let url = URL(string: arguments[2]),
             let count = Int(arguments[3])
@@ -196,6 +216,8 @@ enum SmallGetBenchmark {
             ? postBodies(for: url, failures: failures)
             : bodies(for: url, failures: failures, collectsMetrics: arguments[4] != "callbacks-nometrics")
         switch arguments[4] {
+        case "typed", "untyped":
+            _ = measureAsync(count, wildcardBody(for: url, typed: arguments[4] == "typed", failures))
         case "post": _ = measure(count, bodies.libraryCallback)
         case "post-raw": _ = measure(count, bodies.rawCallback)
         case "callbacks", "callbacks-nometrics": _ = measure(count, bodies.libraryCallback)

@@ -19,18 +19,20 @@ struct PostEcho: Decodable, Sendable {
     let headers: [String: String]
 }
 
-// The demo's endpoint table: static descriptors, no macros, no generated code.
-extension WebServiceCall where Response == Echo {
+// The demo's endpoint table: static descriptors, no macros, no generated code. Typed calls
+// (TypedCall) carry their argument and body types, so the compiler checks every call of them:
+// `client.perform(.search, "books", "swift")` (a missing trace) does not compile.
+extension TypedCall where Arguments == ArgumentList<String, String, String>, Body == NoBody, Response == Echo {
     /// GET anything/{section}?q={query}, with a trace header from the third argument.
-    static let search = WebServiceCall(
-        name: "search",
-        relativePath: "anything/%%0%%?q=%%1%%",
-        headers: ["Accept": "application/json", "X-Trace": "%%2%%"])
+    static let search = TypedCall(
+        .init(
+            name: "search", relativePath: "anything/%%0%%?q=%%1%%",
+            headers: ["Accept": "application/json", "X-Trace": "%%2%%"]))
 }
 
-extension WebServiceCall where Response == PostEcho {
-    /// POST a note as JSON (the first argument not used by a wildcard is the body).
-    static let createNote = WebServiceCall(name: "createNote", method: .post, relativePath: "post")
+extension TypedCall where Arguments == ArgumentList<>, Body == Note, Response == PostEcho {
+    /// POST a note as JSON: the body is typed, passed as `body:`.
+    static let createNote = TypedCall(.init(name: "createNote", method: .post, relativePath: "post"))
 }
 
 extension WebServiceCall where Response == String {
@@ -49,14 +51,14 @@ extension WebServiceCall where Response == String {
         serializationRoot: "slideshow.title")
 }
 
-extension WebServiceCall where Response == Data {
+extension TypedCall where Arguments == ArgumentList<Int>, Body == NoBody, Response == Data {
     /// Any status code; 418 is accepted in addition to the client's 2xx.
-    static let status = WebServiceCall(name: "status", relativePath: "status/%%0%%", successCodes: [418])
+    static let status = TypedCall(.init(name: "status", relativePath: "status/%%0%%", successCodes: [418]))
     /// A response that takes N seconds.
-    static let slow = WebServiceCall(name: "slow", relativePath: "delay/%%0%%", timeout: 10)
+    static let slow = TypedCall(.init(name: "slow", relativePath: "delay/%%0%%", timeout: 10))
 }
 
-extension WebServiceCall where Response == EmptyResponse {
+extension TypedCall where Arguments == ArgumentList<String>, Body == NoBody, Response == EmptyResponse {
     /// A response header chosen by the caller comes back.
-    static let echoHeader = WebServiceCall(name: "echoHeader", relativePath: "response-headers?X-Demo=%%0%%")
+    static let echoHeader = TypedCall(.init(name: "echoHeader", relativePath: "response-headers?X-Demo=%%0%%"))
 }

@@ -23,14 +23,14 @@ func demonstrateLimits(root: URL) async {
         }
     }
     do {
-        _ = try await client.perform(.search, ["books", "swift", "trace\r\nX-Injected: yes"])
+        _ = try await client.perform(.search, "books", "swift", "trace\r\nX-Injected: yes")
         print("sent a header with CR/LF: should not happen")
     } catch {
         print("X-Trace with CR/LF: \(error.category): \(error)")
     }
     do {
         _ = try await client.perform(
-            .search, arguments: ["books", "swift", "trace"],
+            .search, "books", "swift", "trace",
             prepare: { request in request.setValue("1\r\nX-Injected: yes", forHTTPHeaderField: "X-Request-ID") })
         print("sent a header set in prepare with CR/LF: should not happen")
     } catch {

@@ -30,7 +30,7 @@ print("service root: \(client.serviceRoot)")
 section("callbacks: GET anything/books?q=swift & co")
 await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
     client.perform(
-        .search, ["books", "swift & co/2", "trace-1"],
+        .search, "books", "swift & co/2", "trace-1",
         success: { echo in
             print("server saw \(echo.method) \(echo.url)")
             print("q = \(echo.args["q"] ?? "-"), X-Trace = \(echo.headers["X-Trace"] ?? "-")")
@@ -43,13 +43,26 @@ await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
 }
 
 // 2. async/await with a JSON body.
-section("async: POST a note as JSON")
+section("async: POST a note as JSON (a typed body)")
 do {
-    let echo = try await client.perform(.createNote, Note(title: "Привет", body: "from WebServiceKit"))
+    let echo = try await client.perform(.createNote, body: Note(title: "Привет", body: "from WebServiceKit"))
     print("server decoded: \(echo.json.map { "\($0.title) / \($0.body)" } ?? "nothing")")
     print("Content-Type sent: \(echo.headers["Content-Type"] ?? "-")")
 } catch {
     print("failed: \(error)")
+}
+
+// 2b. Typed calls: the compiler checks each call's arguments and body; the declaration is
+// checked against its template once (validate() in a test, or the first call).
+section("typed calls: the endpoint table checked against its declared types")
+do {
+    try TypedCall.search.validate(serviceRoot: client.serviceRoot)
+    try TypedCall.createNote.validate(serviceRoot: client.serviceRoot)
+    print("search and createNote: their templates use exactly the arguments they declare")
+    let misdeclared = TypedCall<ArgumentList<String, Int>, NoBody, Data>(.init(relativePath: "users/%%0%%"))
+    try misdeclared.validate()
+} catch {
+    print("a declaration that does not fit its template: \(error)")
 }
 
 // 3. serializationRoot: decode one value out of a larger document.
@@ -86,7 +99,7 @@ section("cancel: delay/3 cancelled after 0.2 s")
 let started = Date()
 await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
     let task = client.perform(
-        .slow, [3], success: { _ in done.resume() },
+        .slow, 3, success: { _ in done.resume() },
         failure: { error in
             print("\(error) after \(String(format: "%.2f", Date().timeIntervalSince(started))) s")
             done.resume()
@@ -99,7 +112,7 @@ section("blocking: performSynchronously on a plain thread")
 await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
     DispatchQueue.global().async {
         do {
-            let response = try client.performSynchronously(.search, ["sync", "blocking", "trace-2"])
+            let response = try client.performSynchronously(.search, "sync", "blocking", "trace-2")
             print("status \(response.statusCode), \(response.body.count) bytes, q = \(response.value.args["q"] ?? "-")")
         } catch {
             print("failed: \(error)")

@@ -106,7 +106,17 @@ public final class StubTransport: WebServiceTransport, @unchecked Sendable {  //
 
     /// Answers `call` with `stubs` in turn; the last one repeats.
     public func stub<Response>(_ call: WebServiceCall<Response>, with stubs: Stub...) {
-        let id = call.descriptor.id
+        stub(call.descriptor, stubs)
+    }
+
+    /// Answers every request of the typed call `call` with `stubs`, as
+    /// ``stub(_:with:)-(WebServiceCall<Response>,_)`` does for an untyped one.
+    public func stub<Arguments, Body, Response>(_ call: TypedCall<Arguments, Body, Response>, with stubs: Stub...) {
+        stub(call.descriptor, stubs)
+    }
+
+    private func stub(_ descriptor: CallDescriptor, _ stubs: [Stub]) {
+        let id = descriptor.id
         add(Route(matches: { _, descriptor in descriptor.id == id }, stubs: stubs))
     }
 

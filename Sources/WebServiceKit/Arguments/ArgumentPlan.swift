@@ -37,13 +37,9 @@ struct ArgumentPlan: Sendable {
     let firstSearched: Int
 
     /// Plans the positions of a call whose templates and parameters were checked already (every
-    /// index is in `0...Template.maximumIndex`).
-    init(
-        url: URLTemplate, headers: [Template], cacheIdentifier: Template?, progressParameter: Int?,
-        bodyParameter: Int?
-    ) {
-        var declared = url.argumentIndices + headers.flatMap(\.argumentIndices)
-        declared += cacheIdentifier?.argumentIndices ?? []
+    /// index is in `0...Template.maximumIndex`); `wildcardIndices` are those its templates use.
+    init(wildcardIndices: [Int], progressParameter: Int?, bodyParameter: Int?) {
+        var declared = wildcardIndices
         if let progressParameter { declared.append(progressParameter) }
         var roles = [Role](repeating: .open, count: (declared.max() ?? -1) + 1)
         for index in declared { roles[index] = .declared }

@@ -50,10 +50,21 @@ enum WildcardValue: Equatable {
 /// Marks `Optional` so that an argument boxed as `Any` can be unwrapped.
 private protocol OptionalArgument {
     var wrappedArgument: Any? { get }
+    static var wrappedType: any Any.Type { get }
 }
 
 extension Optional: OptionalArgument {
     fileprivate var wrappedArgument: Any? { self.map { $0 as Any } }
+    fileprivate static var wrappedType: any Any.Type { Wrapped.self }
+}
+
+/// Marks `Array` so that a declared argument type can be checked element by element.
+private protocol ArrayArgument {
+    static var elementType: any Any.Type { get }
+}
+
+extension Array: ArrayArgument {
+    fileprivate static var elementType: any Any.Type { Element.self }
 }
 
 enum WildcardConversion {
@@ -98,6 +109,25 @@ enum WildcardConversion {
         default: return nil
         }
     }
+
+    /// Whether every value of `type` has a textual form that ``value(of:)`` gives (a `nil`
+    /// `Optional` drops its query item or header): the check of a ``TypedCall``'s declared types,
+    /// made once when it is declared. It follows ``value(of:)`` case by case.
+    static func accepts(_ type: any Any.Type, inList: Bool = false) -> Bool {
+        if type is WildcardConvertible.Type || type is any BinaryInteger.Type { return true }
+        let plain: [any Any.Type] = [
+            String.self, Substring.self, Character.self, Bool.self, Double.self, Float.self, Decimal.self,
+            UUID.self, Date.self, URL.self,
+        ]
+        if plain.contains(where: { $0 == type }) { return true }
+        if type == PreEncodedPath.self { return !inList }
+        if let optional = type as? OptionalArgument.Type { return accepts(optional.wrappedType, inList: inList) }
+        if let raw = type as? any RawRepresentable.Type { return accepts(rawValueType(of: raw), inList: inList) }
+        if let array = type as? ArrayArgument.Type, !inList { return accepts(array.elementType, inList: true) }
+        return false
+    }
+
+    private static func rawValueType<T: RawRepresentable>(of type: T.Type) -> any Any.Type { T.RawValue.self }
 
     /// Whether the app conformed `String` or `Int` to ``WildcardConvertible``, whose text then wins.
     private static let standardTypesAreConvertible =

@@ -93,14 +93,15 @@ public struct CallDescriptor: Sendable {
     /// `supportsSerializationRoot` tells whether the response serializer can decode from a
     /// ``CallFields/serializationRoot``; `downloadsToFile`, whether the call's response body goes
     /// to a file (a `WebServiceCall<DownloadedFile>`); `streamsResponse`, whether its response is
-    /// a ``ResponseStream``.
+    /// a ``ResponseStream``; `signature`, the argument types a ``TypedCall`` declares, checked
+    /// against the templates.
     init(
         _ fields: CallFields, supportsSerializationRoot: Bool, downloadsToFile: Bool = false,
-        streamsResponse: Bool = false
+        streamsResponse: Bool = false, signature: ArgumentSignature? = nil
     ) {
         storage = Storage(
             fields, supportsSerializationRoot: supportsSerializationRoot, downloadsToFile: downloadsToFile,
-            streamsResponse: streamsResponse)
+            streamsResponse: streamsResponse, signature: signature)
     }
 
     /// Whether the call's response body goes to a file (``DownloadedFile``): decided once, when
@@ -120,14 +121,19 @@ public struct CallDescriptor: Sendable {
         let downloadsToFile: Bool
         let streamsResponse: Bool
 
-        init(_ fields: CallFields, supportsSerializationRoot: Bool, downloadsToFile: Bool, streamsResponse: Bool) {
+        init(
+            _ fields: CallFields, supportsSerializationRoot: Bool, downloadsToFile: Bool, streamsResponse: Bool,
+            signature: ArgumentSignature?
+        ) {
             id = CallID.next()
             self.downloadsToFile = downloadsToFile
             self.streamsResponse = streamsResponse
             name = fields.name ?? "\(fields.method.rawValue) \(fields.relativePath)"
             self.fields = fields
             compiled = Result { () throws(WebServiceError) in
-                try CompiledCall(fields, supportsSerializationRoot: supportsSerializationRoot)
+                let compiled = try CompiledCall(fields, supportsSerializationRoot: supportsSerializationRoot)
+                try signature?.check(fields, wildcardIndices: compiled.wildcardIndices)
+                return compiled
             }
         }
     }
@@ -168,6 +174,9 @@ final class CompiledCall: Sendable {
     let staticURL: StaticURLCache?
     /// What handles each argument position, decided from the declaration.
     let arguments: ArgumentPlan
+
+    /// Every wildcard index the templates use: the URL's, the headers' and the cache identifier's.
+    let wildcardIndices: [Int]
 
     init(_ fields: CallFields, supportsSerializationRoot: Bool) throws(WebServiceError) {
         let method = fields.method
@@ -242,9 +251,12 @@ final class CompiledCall: Sendable {
         if let timeout = fields.timeout, !(timeout > 0) {
             throw .invalidCall("timeout must be positive; got \(timeout)")
         }
+        wildcardIndices =
+            url.argumentIndices + headerTemplates.flatMap(\.value.argumentIndices)
+            + (cacheIdentifier?.argumentIndices ?? [])
         arguments = ArgumentPlan(
-            url: url, headers: headerTemplates.map(\.value), cacheIdentifier: cacheIdentifier,
-            progressParameter: fields.progressParameter, bodyParameter: fields.bodyParameter)
+            wildcardIndices: wildcardIndices, progressParameter: fields.progressParameter,
+            bodyParameter: fields.bodyParameter)
     }
 }
 

@@ -110,11 +110,17 @@ public struct WebServiceCall<Response: Sendable>: Sendable {
     /// Every field of ``CallFields`` can be set this way, including those the initializer with
     /// one parameter per field does not list.
     public init(_ fields: CallFields, serializer: some ResponseSerializer<Response>) {
+        self.init(fields, serializer: serializer, signature: nil)
+    }
+
+    /// A call of `fields` decoded by `serializer`, whose arguments are those `signature` declares
+    /// when it has one (a ``TypedCall``'s).
+    init(_ fields: CallFields, serializer: any ResponseSerializer<Response>, signature: ArgumentSignature?) {
         responseSerializer = serializer
         descriptor = CallDescriptor(
             fields, supportsSerializationRoot: serializer.supportsSerializationRoot,
             downloadsToFile: serializer is DownloadedFileSerializer,
-            streamsResponse: serializer is any StreamingSerializer)
+            streamsResponse: serializer is any StreamingSerializer, signature: signature)
     }
 }
 

@@ -1,0 +1,65 @@
+/// The argument types a ``TypedCall`` declares, read once when it is made, and the check of its
+/// templates against them.
+struct ArgumentSignature: Sendable {
+    /// What the declaration says of one argument.
+    struct Argument: Sendable {
+        /// The type's name, for messages.
+        let typeName: String
+        /// Whether a value of the type can fill a wildcard (``WildcardConversion/accepts(_:)``).
+        let fillsWildcards: Bool
+        /// Whether it is a ``DownloadDestination`` (or an `Optional` of one), which no wildcard uses.
+        let isDownloadDestination: Bool
+    }
+
+    let arguments: [Argument]
+    /// The body's type name, or `nil` for ``NoBody``.
+    let body: String?
+
+    init(arguments: [any Any.Type], body: (any Any.Type)?) {
+        self.arguments = arguments.map { type in
+            Argument(
+                typeName: "\(type)", fillsWildcards: WildcardConversion.accepts(type),
+                isDownloadDestination: type == DownloadDestination.self || type == DownloadDestination?.self)
+        }
+        self.body = body.map { "\($0)" }
+    }
+
+    /// `ArgumentList<String, Int>`, as the declaration wrote it.
+    var declaration: String { "ArgumentList<\(arguments.map(\.typeName).joined(separator: ", "))>" }
+
+    /// Throws the first way `fields` and its parsed templates (`indices`: every wildcard index
+    /// they use) do not fit the declared arguments.
+    func check(_ fields: CallFields, wildcardIndices indices: [Int]) throws(WebServiceError) {
+        let count = arguments.count
+        if fields.progressParameter != nil {
+            throw .invalidCall(
+                "a TypedCall reports progress to perform's progress: parameter; remove progressParameter from its call")
+        }
+        if fields.bodyParameter != (body == nil ? nil : count) {
+            throw .invalidCall(
+                body == nil
+                    ? "a TypedCall whose Body is NoBody sends no body; remove bodyParameter, or declare the Body type"
+                    : "a TypedCall's body is its Body argument, after the \(count) declared; remove bodyParameter")
+        }
+        if let index = indices.first(where: { $0 >= count }) {
+            throw .invalidCall(
+                "the template uses %%\(index)%% but the call declares \(count) argument\(count == 1 ? "" : "s") "
+                    + "(\(declaration)); declare one type per wildcard, %%0%% first")
+        }
+        let used = Set(indices)
+        for (index, argument) in arguments.enumerated() {
+            if used.contains(index) {
+                guard argument.fillsWildcards else {
+                    throw .invalidCall(
+                        "argument \(index) of \(declaration) is a \(argument.typeName), which cannot fill %%\(index)%%: "
+                            + "declare a String, number, Bool, UUID, Date, URL, RawRepresentable or Optional, or "
+                            + "conform it to WildcardConvertible")
+                }
+            } else if !argument.isDownloadDestination, fields.urlBuilder == nil {
+                throw .invalidCall(
+                    "argument \(index) of \(declaration) (\(argument.typeName)) fills no wildcard: the template has no "
+                        + "%%\(index)%%; use it in the relative path, a header or the cache identifier, or remove it")
+            }
+        }
+    }
+}
