@@ -174,8 +174,8 @@ extension ScalingBenchmark {
     /// of a transport failure), a `URLError`'s code, or the error's type.
     static func kind(of error: any Error) -> String {
         if let failure = error as? WebServiceError {
-            if case .transport(let urlError) = failure { return "transport(\(name(of: urlError.code)))" }
-            return Mirror(reflecting: failure).children.first?.label ?? "\(failure)"
+            if case .transport(let urlError) = failure.reason { return "transport(\(name(of: urlError.code)))" }
+            return Mirror(reflecting: failure.reason).children.first?.label ?? "\(failure)"
         }
         if let urlError = error as? URLError { return "URLError(\(name(of: urlError.code)))" }
         if error is ScalingStatusError { return "status" }

@@ -62,9 +62,11 @@ func demonstrateOData(root: URL) async {
             print("orders page \(pageNumber): \(page.values.map(\.id))\(page.nextLink == nil ? " (last)" : "")")
         }
         _ = try await client.perform(.products, ODataQuery("Products").filter(.property("Nope") == 1))
-    } catch WebServiceError.application(let failure as ODataError, _) {
-        print("typed OData error: \(failure)")
     } catch {
-        print("failed: \(error)")
+        if case .application(let failure as ODataError, _)? = (error as? WebServiceError)?.reason {
+            print("typed OData error: \(failure)")
+        } else {
+            print("failed: \(error)")
+        }
     }
 }

@@ -17,7 +17,7 @@ func demonstrateTrust(selfSigned: URL?, unknownCA: URL?, certificates: URL?, lea
             _ = try await WebServiceClient(serviceRoot: root).perform(ok)
             print("\(what): trusted (unexpected)")
         } catch {
-            let code = if case .transport(let urlError) = error { "\(urlError.code)" } else { "-" }
+            let code = if case .transport(let urlError) = error.reason { "\(urlError.code)" } else { "-" }
             print("\(what): refused, \(code), \"\(error.serverTrustFailureReason ?? "\(error)")\"")
         }
     }
@@ -94,8 +94,9 @@ func demonstrateClientIdentity(root: URL, ca: X509Certificate, certificates: URL
             let value = try await client.perform(ok)
             print("mutual TLS, \(what): the server says \"\(value)\"")
         } catch {
-            let code = if case .transport(let urlError) = error { "\(urlError.code)" } else { "-" }
-            let reason = if case .transport(let urlError) = error { urlError.localizedDescription } else { "\(error)" }
+            let code = if case .transport(let urlError) = error.reason { "\(urlError.code)" } else { "-" }
+            let reason =
+                if case .transport(let urlError) = error.reason { urlError.localizedDescription } else { "\(error)" }
             print("mutual TLS, \(what): refused, \(code), \"\(reason)\"")
         }
     }

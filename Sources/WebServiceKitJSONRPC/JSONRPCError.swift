@@ -95,14 +95,14 @@ extension WebServiceError {
     /// The JSON-RPC error object the service answered with, when the call failed with one
     /// (``WebServiceError/application(_:statusCode:)`` holding a ``JSONRPCError``).
     public var jsonRPCError: JSONRPCError? {
-        if case .application(let error as JSONRPCError, _) = self { return error }
+        if case .application(let error as JSONRPCError, _) = reason { return error }
         return nil
     }
 
     /// The problem with a response that does not follow JSON-RPC 2.0, when the call failed with
     /// one (``WebServiceError/decoding(_:)`` holding a ``JSONRPCResponseError``).
     public var jsonRPCResponseError: JSONRPCResponseError? {
-        if case .decoding(let failure) = self { return failure.underlying as? JSONRPCResponseError }
+        if case .decoding(let failure) = reason { return failure.underlying as? JSONRPCResponseError }
         return nil
     }
 }

@@ -145,14 +145,15 @@ struct JSONRPCExchange<Value: Sendable>: Sendable {
             switch outcome {
             case .success(let response):
                 return try read(response.value, response.statusCode)
-            case .failure(.decoding(let failure)) where expectsNoAnswer:
-                return try read(JSONRPCPayload(shape: .empty, body: Data(), decoder: nil), failure.statusCode)
             case .failure(let error):
-                if case .unacceptableStatus(let code, _, let body) = error,
+                if expectsNoAnswer, case .decoding(let failure) = error.reason {
+                    return try read(JSONRPCPayload(shape: .empty, body: Data(), decoder: nil), failure.statusCode)
+                }
+                if case .unacceptableStatus(let code, _, let body) = error.reason,
                     let failure = JSONRPCPayload.errorObject(in: body)
                 {
                     // Some servers answer errors with 4xx or 5xx.
-                    throw .application(failure, statusCode: code)
+                    throw error.replacingReason(.application(failure, statusCode: code))
                 }
                 throw error
             }
@@ -220,15 +221,42 @@ extension WebServiceClient {
         _ endpoint: JSONRPCEndpoint, arguments: [any Sendable], progress: TransferProgressHandler?,
         exchange: JSONRPCExchange<Value>
     ) async throws(WebServiceError) -> Value {
-        let prepared = try exchange.prepare(endpoint)
-        let arguments = try endpoint.arguments(arguments, body: prepared.body)
+        let (prepared, callArguments) = try prepare(exchange, endpoint, arguments)
         let outcome: Swift.Result<WebServiceResponse<JSONRPCPayload>, WebServiceError>
         do {
-            outcome = .success(try await self.response(for: endpoint.call, arguments: arguments, progress: progress))
+            outcome = .success(
+                try await self.response(for: endpoint.call, arguments: callArguments, progress: progress))
         } catch {
             outcome = .failure(error)
         }
-        return try prepared.read(outcome)
+        return try read(outcome, with: prepared, of: endpoint)
+    }
+
+    /// The body of the exchange and the call's arguments with it; an error names the call, as the
+    /// call's own errors do.
+    private func prepare<Value>(
+        _ exchange: JSONRPCExchange<Value>, _ endpoint: JSONRPCEndpoint, _ arguments: [any Sendable]
+    ) throws(WebServiceError) -> (JSONRPCExchange<Value>.Prepared, [any Sendable]) {
+        do throws(WebServiceError) {
+            let prepared = try exchange.prepare(endpoint)
+            return (prepared, try endpoint.arguments(arguments, body: prepared.body))
+        } catch {
+            throw failure(error, of: endpoint.call.descriptor)
+        }
+    }
+
+    /// The value of a call's outcome; an error the reading makes names the call, as the call's own
+    /// errors do.
+    private func read<Value>(
+        _ outcome: Swift.Result<WebServiceResponse<JSONRPCPayload>, WebServiceError>,
+        with prepared: JSONRPCExchange<Value>.Prepared, of endpoint: JSONRPCEndpoint
+    ) throws(WebServiceError) -> Value {
+        do throws(WebServiceError) {
+            return try prepared.read(outcome)
+        } catch {
+            let request = try? outcome.get().request
+            throw failure(error, of: endpoint.call.descriptor, request: request)
+        }
     }
 
     fileprivate func startJSONRPC<Value>(
@@ -239,13 +267,13 @@ extension WebServiceClient {
         let prepared: JSONRPCExchange<Value>.Prepared
         let callArguments: [any Sendable]
         do throws(WebServiceError) {
-            prepared = try exchange.prepare(endpoint)
-            callArguments = try endpoint.arguments(arguments, body: prepared.body)
+            (prepared, callArguments) = try prepare(exchange, endpoint, arguments)
         } catch {
             return failedTask(error, completion: completion)
         }
         return perform(endpoint.call, callArguments, progress: progress) { outcome in
-            completion(Swift.Result { () throws(WebServiceError) in try prepared.read(outcome) })
+            completion(
+                Swift.Result { () throws(WebServiceError) in try self.read(outcome, with: prepared, of: endpoint) })
         }
     }
 }

@@ -107,7 +107,8 @@ final class BridgeIntegrationTests: XCTestCase {
             do {
                 _ = try await client.perform(Self.anything, RequestBody.data(Data("short".utf8)))
                 XCTFail("\(route.name): sent with a stale Content-Length")
-            } catch WebServiceError.invalidHeader(let name, let reason) {
+            } catch {
+                guard case .invalidHeader(let name, let reason) = error.reason else { return XCTFail("\(error)") }
                 XCTAssertEqual(name, "Content-Length", route.name)
                 XCTAssertTrue(reason.contains("11 bytes"), reason)
             }

@@ -149,7 +149,7 @@ final class ConcurrencyStressTests: XCTestCase {
                     case .success(let response):
                         ledger.record(plan.id, .echoed(response.value.args["n"].map(describe) ?? "none"))
                     case .failure(let error):
-                        if case .cancelled(let reason) = error {
+                        if case .cancelled(let reason) = error.reason {
                             ledger.record(plan.id, .cancelled(reason: reason))
                         } else {
                             ledger.record(plan.id, .failed("\(error)"))
@@ -184,7 +184,7 @@ final class ConcurrencyStressTests: XCTestCase {
                     let echo = try await client.perform(call, [argument])
                     ledger.record(plan.id, .echoed(echo.args["n"].map(describe) ?? "none"))
                 } catch {
-                    if case .cancelled(let reason) = error {
+                    if case .cancelled(let reason) = error.reason {
                         ledger.record(plan.id, .cancelled(reason: reason))
                     } else {
                         ledger.record(plan.id, .failed("\(error)"))

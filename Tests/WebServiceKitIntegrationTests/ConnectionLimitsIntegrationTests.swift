@@ -109,7 +109,8 @@ import XCTest
                         do {
                             _ = try await client.perform(Self.peer, tag)
                             return .answered
-                        } catch let WebServiceError.transport(error) {
+                        } catch let failure as WebServiceError where failure.urlError != nil {
+                            guard let error = failure.urlError else { return .other("\(failure)") }
                             let underlying = error.userInfo[NSUnderlyingErrorKey] as? POSIXError
                             guard error.code == .cannotConnectToHost, underlying?.code == .EMFILE,
                                 error.localizedDescription.contains("too many open files")
@@ -198,14 +199,15 @@ import XCTest
             }
             XCTAssertEqual(failures.count, methods.count)
             for failure in failures {
-                guard let failure, case .transport(let error) = failure else {
+                guard let failure, case .transport(let error) = failure.reason else {
                     return XCTFail("\(String(describing: failure))")
                 }
                 XCTAssertEqual(error.code, URLError.Code.timedOut)
                 let text = "\(failure)"
-                XCTAssertTrue(text.contains("waited for a connection"), text)
-                XCTAssertTrue(text.contains("2 open to it (cap 2 per origin)"), text)
+                XCTAssertTrue(text.contains("passed while waiting for a connection from the pool"), text)
+                XCTAssertTrue(text.contains(": 2 open (cap 2 per origin)"), text)
                 XCTAssertTrue(text.contains("HTTP1Transport.ConnectionLimits"), text)
+                XCTAssertEqual(failure.timeout?.phase, .waitingForConnection)
             }
             // The third request of the group: the holders get their answers.
             let other = WebServiceClient(serviceRoot: try FaultServer.url(), transport: HTTP1Transport())

@@ -79,7 +79,9 @@ final class DirectUploadTests: XCTestCase {
         let started = Date()
         let client = try client()
         let error = await failure { _ = try await client.perform(call, body(length: length, opens: opens)) }
-        guard case .unacceptableStatus(let code, _, _)? = error else { return XCTFail("\(String(describing: error))") }
+        guard case .unacceptableStatus(let code, _, _)? = error?.reason else {
+            return XCTFail("\(String(describing: error))")
+        }
         XCTAssertEqual(code, 413)
         XCTAssertEqual(opens.value, 1)
         XCTAssertLessThan(Date().timeIntervalSince(started), 10, "the gigabyte was not sent")
@@ -94,7 +96,7 @@ final class DirectUploadTests: XCTestCase {
         let call = WebServiceCall<Echo>(method: .post, relativePath: "status/401")
         let started = Date()
         let error = await failure { _ = try await client.perform(call, body(length: 64 << 20, opens: opens)) }
-        guard case .authentication(let message)? = error else { return XCTFail("\(String(describing: error))") }
+        guard case .authentication(let message)? = error?.reason else { return XCTFail("\(String(describing: error))") }
         XCTAssertTrue(message.contains("refused the Basic credentials"), message)
         XCTAssertLessThan(Date().timeIntervalSince(started), 5)
         XCTAssertEqual(opens.value, 2)
@@ -109,7 +111,7 @@ final class DirectUploadTests: XCTestCase {
         let cancelledAt = Date()
         task.cancel()
         let result = await task.result
-        guard case .failure(let error) = result, case .cancelled? = error as? WebServiceError else {
+        guard case .failure(let error) = result, case .cancelled? = (error as? WebServiceError)?.reason else {
             return XCTFail("\(result)")
         }
         XCTAssertLessThan(Date().timeIntervalSince(cancelledAt), 2)
@@ -120,7 +122,7 @@ final class DirectUploadTests: XCTestCase {
         let call = WebServiceCall<Echo>(method: .post, relativePath: "delay/3", timeout: 1)
         let client = try client()
         let error = await failure { _ = try await client.perform(call, body(length: 10_000)) }
-        guard case .transport(let urlError)? = error else { return XCTFail("\(String(describing: error))") }
+        guard case .transport(let urlError)? = error?.reason else { return XCTFail("\(String(describing: error))") }
         XCTAssertEqual(urlError.code, .timedOut)
     }
 
@@ -129,7 +131,7 @@ final class DirectUploadTests: XCTestCase {
             serviceRoot: URL(string: "http://127.0.0.1:9/")!,
             transport: RoutingTransport(configuration: .ephemeral, usesDirectHTTP1: true))
         let error = await failure { _ = try await client.perform(Self.anything, body(length: 10)) }
-        guard case .transport(let urlError)? = error else { return XCTFail("\(String(describing: error))") }
+        guard case .transport(let urlError)? = error?.reason else { return XCTFail("\(String(describing: error))") }
         XCTAssertEqual(urlError.code, .cannotConnectToHost)
     }
 
@@ -138,7 +140,9 @@ final class DirectUploadTests: XCTestCase {
         let error = await failure {
             _ = try await client.perform(Self.anything, body(length: 1000, announced: .some(5000)))
         }
-        guard case .requestSerialization(let message)? = error else { return XCTFail("\(String(describing: error))") }
+        guard case .requestSerialization(let message)? = error?.reason else {
+            return XCTFail("\(String(describing: error))")
+        }
         XCTAssertTrue(message.contains("1000 of its 5000 bytes"), message)
     }
 

@@ -82,7 +82,7 @@ final class EncodedResponseTests: XCTestCase {
                     _ = try await client.perform(Self.corrupt, coding, tag)
                     XCTFail("\(route) \(coding): a corrupt body was accepted")
                 } catch {
-                    guard case .transport(let failure) = error, failure.code == .cannotDecodeContentData else {
+                    guard case .transport(let failure) = error.reason, failure.code == .cannotDecodeContentData else {
                         return XCTFail("\(route) \(coding): \(error)")
                     }
                 }
@@ -101,7 +101,7 @@ final class EncodedResponseTests: XCTestCase {
                 _ = try await client.perform(Self.zeros, 64 << 20, UUID().uuidString)
                 XCTFail("\(route): the bomb was decoded whole")
             } catch {
-                guard case .responseTooLarge(let limit, _) = error else { return XCTFail("\(route): \(error)") }
+                guard case .responseTooLarge(let limit, _) = error.reason else { return XCTFail("\(route): \(error)") }
                 XCTAssertEqual(limit, 1 << 20)
             }
         }

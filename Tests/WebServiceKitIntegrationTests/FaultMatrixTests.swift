@@ -149,7 +149,7 @@ final class FaultMatrixTests: XCTestCase {
     }
 
     private func transportCode(_ error: WebServiceError) -> URLError.Code? {
-        guard case .transport(let urlError) = error else { return nil }
+        guard case .transport(let urlError) = error.reason else { return nil }
         return urlError.code
     }
 
@@ -278,7 +278,7 @@ final class FaultMatrixTests: XCTestCase {
     func testServerError() async throws {
         let tag = tag()
         try await assertFault(WebServiceCall<Data>(relativePath: "status/503?tag=\(tag)"), category: .http) {
-            guard case .unacceptableStatus(503, _, let body) = $0 else { return false }
+            guard case .unacceptableStatus(503, _, let body) = $0.reason else { return false }
             return String(decoding: body, as: UTF8.self) == "status 503 from the fault server\n"
         }
         let record = try await FaultServer.record(tag, at: FaultServer.url())
@@ -290,7 +290,7 @@ final class FaultMatrixTests: XCTestCase {
     func testInvalidJSON() async throws {
         let tag = tag()
         try await assertFault(WebServiceCall<OK>(relativePath: "invalid-json?tag=\(tag)"), category: .ignoreData) {
-            guard case .decoding(let failure) = $0 else { return false }
+            guard case .decoding(let failure) = $0.reason else { return false }
             return failure.statusCode == 200 && failure.bodyExcerpt == "{\"ok\": tru"
         }
         let record = try await FaultServer.record(tag, at: FaultServer.url())
@@ -302,7 +302,7 @@ final class FaultMatrixTests: XCTestCase {
         try await assertFault(
             WebServiceCall<OK>(relativePath: "wrong-content-type?tag=\(tag)"), category: .ignoreData
         ) {
-            guard case .decoding(let failure) = $0 else { return false }
+            guard case .decoding(let failure) = $0.reason else { return false }
             return failure.isMalformedBody && failure.bodyExcerpt.hasPrefix("<html>")
         }
         let record = try await FaultServer.record(tag, at: FaultServer.url())
@@ -324,7 +324,7 @@ final class FaultMatrixTests: XCTestCase {
                 WebServiceCall<Data>(relativePath: "huge?bytes=\(total)&framing=\(framing)&tag=\(tag)"),
                 category: .ignoreData, configure: { $0.maximumResponseBodySize = 1 << 20 }
             ) {
-                guard case .responseTooLarge(1 << 20, 200) = $0 else { return false }
+                guard case .responseTooLarge(1 << 20, 200) = $0.reason else { return false }
                 return true
             }
             let record = try await FaultServer.record(tag, at: FaultServer.url())
@@ -342,7 +342,7 @@ final class FaultMatrixTests: XCTestCase {
             let tag = tag()
             let thrown = try await directPost(
                 "huge?bytes=\(total)&framing=\(framing)&tag=\(tag)", limit: 1 << 20)
-            guard case .responseTooLarge(1 << 20, 200)? = thrown else {
+            guard case .responseTooLarge(1 << 20, 200)? = thrown?.reason else {
                 XCTFail("\(framing): \(String(describing: thrown))")
                 continue
             }
@@ -377,7 +377,7 @@ final class FaultMatrixTests: XCTestCase {
                 WebServiceCall<Data>(relativePath: "endless-401?tag=\(tag)"), category: .authentication,
                 configure: { $0.authenticationProvider = makeProvider() }
             ) {
-                guard case .authentication = $0 else { return false }
+                guard case .authentication = $0.reason else { return false }
                 return true
             }
             let record = try await FaultServer.record(tag, at: FaultServer.url())
@@ -395,7 +395,7 @@ final class FaultMatrixTests: XCTestCase {
             WebServiceCall<Data>(relativePath: "stale-digest?tag=\(tag)"), category: .authentication,
             configure: { $0.authenticationProvider = DigestAuthenticationProvider(user: "user", password: "passwd") }
         ) {
-            guard case .authentication = $0 else { return false }
+            guard case .authentication = $0.reason else { return false }
             return true
         }
         let record = try await FaultServer.record(tag, at: FaultServer.url())

@@ -101,7 +101,9 @@ final class FileDownloadIntegrationTests: XCTestCase {
                 _ = try await client.perform(Self.status, [418, DownloadDestination(destination)])
                 XCTFail("a 418 must fail, \(path)")
             } catch {
-                guard case .unacceptableStatus(418, _, let body) = error else { return XCTFail("\(path): \(error)") }
+                guard case .unacceptableStatus(418, _, let body) = error.reason else {
+                    return XCTFail("\(path): \(error)")
+                }
                 XCTAssertTrue(String(decoding: body, as: UTF8.self).contains("teapot"), path)
             }
             XCTAssertEqual(try contents(), [], path)

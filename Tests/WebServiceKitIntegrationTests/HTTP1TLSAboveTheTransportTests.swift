@@ -103,7 +103,7 @@ final class HTTP1TLSAboveTheTransportTests: XCTestCase {
             _ = try await client.perform(WebServiceCall<Data>(relativePath: "bytes/200000"))
             XCTFail("a body over the limit is refused")
         } catch {
-            guard case .responseTooLarge(let limit, _) = error else { return XCTFail("\(error)") }
+            guard case .responseTooLarge(let limit, _) = error.reason else { return XCTFail("\(error)") }
             XCTAssertEqual(limit, 100_000)
         }
     }

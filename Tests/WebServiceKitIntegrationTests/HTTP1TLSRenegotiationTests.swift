@@ -120,7 +120,7 @@ final class HTTP1TLSRenegotiationTests: XCTestCase {
             switch try XCTUnwrap(outcome.current) {
             case .success(let response): XCTFail("the server never answers; got \(response.value)")
             case .failure(let error):
-                guard case .transport(let failure) = error else { return XCTFail("\(error)") }
+                guard case .transport(let failure) = error.reason else { return XCTFail("\(error)") }
                 XCTAssertEqual(failure.code, .networkConnectionLost, "\(error)")
                 print("HTTP1TLSRenegotiationTests: \(error)")
             }

@@ -134,7 +134,7 @@ final class HTTP1TLSTests: XCTestCase {
                 _ = try await client.perform(Self.ok)
                 XCTFail("\(server.variable) was accepted")
             } catch {
-                guard case .transport(let urlError) = error else { return XCTFail("\(error)") }
+                guard case .transport(let urlError) = error.reason else { return XCTFail("\(error)") }
                 XCTAssertEqual(urlError.code, server.code, "\(server.variable): \(error)")
                 XCTAssertTrue(error.isServerTrustFailure, "\(error)")
                 XCTAssertNotNil(error.serverTrustFailureReason)
@@ -159,7 +159,7 @@ final class HTTP1TLSTests: XCTestCase {
             _ = try await client.perform(WebServiceCall<String>(relativePath: path))
             return nil
         } catch {
-            guard case .transport(let urlError) = error else {
+            guard case .transport(let urlError) = error.reason else {
                 XCTFail("\(error)")
                 return nil
             }
@@ -397,7 +397,7 @@ final class HTTP1TLSTests: XCTestCase {
             _ = try await client.perform(call)
             XCTFail("a stalled handshake was answered")
         } catch {
-            guard case .transport(let urlError) = error else { return XCTFail("\(error)") }
+            guard case .transport(let urlError) = error.reason else { return XCTFail("\(error)") }
             XCTAssertEqual(urlError.code, .timedOut, "\(error)")
         }
     }
@@ -457,7 +457,7 @@ final class HTTP1TLSTests: XCTestCase {
             let value = try await client.perform(WebServiceCall<String>(relativePath: "no-close-notify"))
             XCTFail("a body without close_notify was taken: \(value.count) characters")
         } catch {
-            guard case .transport(let urlError) = error else { return XCTFail("\(error)") }
+            guard case .transport(let urlError) = error.reason else { return XCTFail("\(error)") }
             XCTAssertEqual(urlError.code, .networkConnectionLost, "\(error)")
             XCTAssertTrue("\(error)".contains("close_notify"), "\(error)")
         }
@@ -470,7 +470,7 @@ final class HTTP1TLSTests: XCTestCase {
             _ = try await client.perform(WebServiceCall<String>(relativePath: "length-cut"))
             XCTFail("a body short of its Content-Length was taken")
         } catch {
-            guard case .transport = error else { return XCTFail("\(error)") }
+            guard case .transport = error.reason else { return XCTFail("\(error)") }
         }
     }
 
@@ -502,7 +502,7 @@ final class HTTP1TLSTests: XCTestCase {
             _ = try await system.perform(Self.ok)
             XCTFail("a leaf of a CA outside the system's store was trusted")
         } catch {
-            guard case .transport(let urlError) = error else { return XCTFail("\(error)") }
+            guard case .transport(let urlError) = error.reason else { return XCTFail("\(error)") }
             XCTAssertEqual(urlError.code, .serverCertificateHasUnknownRoot, "\(urlError)")
         }
         let authority = try X509Certificate(derOrPEM: Data(contentsOf: TLSServer.file("ca.pem")))

@@ -74,7 +74,7 @@ final class HTTPBinAuthenticationTests: XCTestCase {
             _ = try await client.perform(Self.authenticated, PreEncodedPath("basic-auth/user/passwd"))
             XCTFail("must fail")
         } catch {
-            guard case .authentication = error else { return XCTFail("\(error)") }
+            guard case .authentication = error.reason else { return XCTFail("\(error)") }
         }
         XCTAssertEqual(wire.requests, 2)
     }
@@ -98,7 +98,7 @@ final class HTTPBinAuthenticationTests: XCTestCase {
             _ = try await client.perform(Self.authenticated, PreEncodedPath("digest-auth/auth/user/passwd/SHA-256"))
             XCTFail("must fail")
         } catch {
-            guard case .authentication(let reason) = error else { return XCTFail("\(error)") }
+            guard case .authentication(let reason) = error.reason else { return XCTFail("\(error)") }
             XCTAssertFalse(reason.contains("wrong"), "no secret in errors")
         }
         XCTAssertEqual(wire.requests, 2)

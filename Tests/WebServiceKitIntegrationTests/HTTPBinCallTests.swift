@@ -132,7 +132,7 @@ final class HTTPBinCallTests: XCTestCase {
                 XCTAssertTrue(accepted, "\(status) must be refused by \(call.successCodes?.description ?? "default")")
             } catch {
                 XCTAssertFalse(accepted, "\(status) must be accepted: \(error)")
-                guard case .unacceptableStatus(let code, _, _) = error else { return XCTFail("\(error)") }
+                guard case .unacceptableStatus(let code, _, _) = error.reason else { return XCTFail("\(error)") }
                 XCTAssertEqual(code, status)
             }
         }
@@ -190,7 +190,7 @@ final class HTTPBinCallTests: XCTestCase {
             _ = try await client.perform(WebServiceCall<Note>(relativePath: "status/204"))
             XCTFail("204 cannot be a Note")
         } catch {
-            guard case .emptyBody(204) = error else { return XCTFail("\(error)") }
+            guard case .emptyBody(204) = error.reason else { return XCTFail("\(error)") }
         }
     }
 
@@ -209,7 +209,7 @@ final class HTTPBinCallTests: XCTestCase {
             _ = try await client.perform(WebServiceCall<Note>(relativePath: "html"))
             XCTFail("HTML is not a Note")
         } catch {
-            guard case .decoding(let failure) = error else { return XCTFail("\(error)") }
+            guard case .decoding(let failure) = error.reason else { return XCTFail("\(error)") }
             XCTAssertTrue(failure.bodyExcerpt.hasPrefix("<!DOCTYPE html>"), failure.bodyExcerpt)
         }
     }
@@ -233,7 +233,7 @@ final class HTTPBinCallTests: XCTestCase {
         let task = client.perform(
             WebServiceCall<Data>(relativePath: "delay/%%0%%"), [5], success: { _ in XCTFail("must not succeed") },
             failure: { error in
-                guard case .cancelled(let reason) = error else { return XCTFail("\(error)") }
+                guard case .cancelled(let reason) = error.reason else { return XCTFail("\(error)") }
                 XCTAssertEqual(reason, "test")
                 done.fulfill()
             })
@@ -261,7 +261,7 @@ final class HTTPBinCallTests: XCTestCase {
             _ = try await client.perform(WebServiceCall<Data>(relativePath: "get"))
             XCTFail("nothing listens there")
         } catch {
-            guard case .transport(let urlError) = error else { return XCTFail("\(error)") }
+            guard case .transport(let urlError) = error.reason else { return XCTFail("\(error)") }
             XCTAssertEqual(urlError.code, .cannotConnectToHost)
         }
     }

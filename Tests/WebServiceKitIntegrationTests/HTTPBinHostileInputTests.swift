@@ -47,7 +47,7 @@ final class HTTPBinHostileInputTests: XCTestCase {
                 _ = try await client.perform(call, value, Data("x".utf8))
                 XCTFail("sent \(value.debugDescription)")
             } catch {
-                guard case .invalidHeader("X-Value", _) = error else { return XCTFail("\(error)") }
+                guard case .invalidHeader("X-Value", _) = error.reason else { return XCTFail("\(error)") }
             }
         }
         XCTAssertEqual(counting.requests, 0)
@@ -71,7 +71,7 @@ final class HTTPBinHostileInputTests: XCTestCase {
                     call, arguments: [Data("x".utf8)], prepare: { $0.setValue(value, forHTTPHeaderField: "X-Value") })
                 XCTFail("sent \(value.debugDescription) from prepare")
             } catch {
-                guard case .invalidHeader("X-Value", _) = error else { return XCTFail("\(error)") }
+                guard case .invalidHeader("X-Value", _) = error.reason else { return XCTFail("\(error)") }
             }
             client.interceptors = [
                 RequestProcessor { request, _ in request.addValue(value, forHTTPHeaderField: "X-Value") }
@@ -80,7 +80,7 @@ final class HTTPBinHostileInputTests: XCTestCase {
                 _ = try await client.perform(call, Data("x".utf8))
                 XCTFail("sent \(value.debugDescription) from an interceptor")
             } catch {
-                guard case .invalidHeader("X-Value", _) = error else { return XCTFail("\(error)") }
+                guard case .invalidHeader("X-Value", _) = error.reason else { return XCTFail("\(error)") }
             }
             client.interceptors = []
         }
@@ -103,7 +103,7 @@ final class HTTPBinHostileInputTests: XCTestCase {
             _ = try await client.perform(WebServiceCall<NotAnEcho>(relativePath: "headers"))
             XCTFail("decoded")
         } catch {
-            guard case .decoding(let failure) = error else { return XCTFail("\(error)") }
+            guard case .decoding(let failure) = error.reason else { return XCTFail("\(error)") }
             XCTAssertTrue(failure.bodyExcerpt.contains("Authorization"), failure.bodyExcerpt)
             for text in [
                 "\(error)", String(reflecting: error), error.localizedDescription, failure.bodyExcerpt,

@@ -51,7 +51,7 @@ final class HTTPBinRedirectTests: XCTestCase {
             _ = try await client.perform(WebServiceCall<Data>(relativePath: "redirect/%%0%%"), 6)
             XCTFail("must stop after 3")
         } catch {
-            guard case .transport(let urlError) = error else { return XCTFail("\(error)") }
+            guard case .transport(let urlError) = error.reason else { return XCTFail("\(error)") }
             XCTAssertEqual(urlError.code, .httpTooManyRedirects)
         }
     }

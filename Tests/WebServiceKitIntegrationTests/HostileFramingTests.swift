@@ -84,7 +84,7 @@ final class HostileFramingTests: XCTestCase {
                     "\(framing.name): read as \(data.count) bytes \(String(decoding: data, as: UTF8.self).debugDescription)"
                 )
             } catch {
-                guard case .transport(let failure) = error else { return XCTFail("\(framing.name): \(error)") }
+                guard case .transport(let failure) = error.reason else { return XCTFail("\(framing.name): \(error)") }
                 XCTAssertEqual(failure.code, .badServerResponse, "\(framing.name): \(error)")
                 XCTAssertTrue("\(error)".contains("RFC 9112"), "\(framing.name): \(error)")
             }
@@ -114,7 +114,7 @@ final class HostileFramingTests: XCTestCase {
                 // libcurl's words for a framing it refuses are normalised to the direct path's
                 // code (TaskExchange.normalized); libcurl implements the gzip transfer coding,
                 // and says so when the body is not gzip.
-                guard case .transport(let failure) = error,
+                guard case .transport(let failure) = error.reason,
                     failure.code == .badServerResponse || failure.code == .cannotDecodeContentData
                 else {
                     return XCTFail("\(framing.name): \(error)")

@@ -59,7 +59,7 @@ final class HostileServerTests: XCTestCase {
                             "\(route) \(value.debugDescription): \(field)")
                     }
                 } catch {
-                    guard case .transport(let failure) = error else { return XCTFail("\(route): \(error)") }
+                    guard case .transport(let failure) = error.reason else { return XCTFail("\(route): \(error)") }
                     XCTAssertEqual(failure.code, .badServerResponse, "\(route) \(value.debugDescription)")
                     // libcurl refuses a NUL itself, in its own words; the check cites the RFC.
                     if route == .direct { XCTAssertTrue("\(error)".contains("RFC 9110 §5.5"), "\(error)") }
@@ -86,7 +86,8 @@ final class HostileServerTests: XCTestCase {
                         response.headers.values(for: "Set-Cookie").contains { $0.contains("bad") },
                         "\(label): \(response.headers)")
                 } catch {
-                    guard route == .session, hostile.contains("\u{0}"), case .transport(let failure) = error else {
+                    guard route == .session, hostile.contains("\u{0}"), case .transport(let failure) = error.reason
+                    else {
                         return XCTFail("\(label): \(error)")
                     }
                     XCTAssertEqual(failure.code, .badServerResponse, label)
@@ -114,7 +115,7 @@ final class HostileServerTests: XCTestCase {
                     prepare: { $0.httpMethod = "GET /ok?tag=\(tag) HTTP/1.1\r\nX-Injected: 1\r\n\r\nGET" })
                 XCTFail("\(route): the request was sent")
             } catch {
-                guard case .invalidCall(let reason) = error else { return XCTFail("\(route): \(error)") }
+                guard case .invalidCall(let reason) = error.reason else { return XCTFail("\(route): \(error)") }
                 XCTAssertTrue(reason.contains("RFC 9110 §9.1"), reason)
             }
             let record = try await FaultServer.record(tag, at: try FaultServer.url())

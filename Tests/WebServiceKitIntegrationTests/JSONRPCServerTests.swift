@@ -207,7 +207,7 @@ final class JSONRPCServerTests: XCTestCase {
         let transport = CountingTransport()
         let client = WebServiceClient(serviceRoot: try HTTPBin.jsonRPCURL(), transport: transport)
         let refused = await error { () async throws(WebServiceError) in try await client.perform(rpc, JSONRPCBatch()) }
-        guard case .invalidArguments = refused else { return XCTFail("\(String(describing: refused))") }
+        guard case .invalidArguments = refused?.reason else { return XCTFail("\(String(describing: refused))") }
         XCTAssertEqual(transport.requests, 0)
         _ = try await client.perform(rpc, Methods.subtract, [1, 1])
         XCTAssertEqual(transport.requests, 1)
@@ -234,7 +234,9 @@ final class JSONRPCServerTests: XCTestCase {
         let refused = await error { () async throws(WebServiceError) in
             try await client.perform(secure, Methods.subtract, [5, 3])
         }
-        guard case .unacceptableStatus(401, _, _) = refused else { return XCTFail("\(String(describing: refused))") }
+        guard case .unacceptableStatus(401, _, _) = refused?.reason else {
+            return XCTFail("\(String(describing: refused))")
+        }
 
         let messages = Messages()
         client.authenticationProvider = Bearer()

@@ -80,7 +80,7 @@ import XCTest
             defer { safety.cancel() }
             let result = await task.result
             XCTAssertTrue(stream.isBlocked, "the call ended while the stream's read still blocked")
-            guard case .failure(let error) = result, case .cancelled? = error as? WebServiceError else {
+            guard case .failure(let error) = result, case .cancelled? = (error as? WebServiceError)?.reason else {
                 stream.release()
                 return XCTFail("\(result)")
             }
@@ -99,7 +99,7 @@ import XCTest
             }
             let call = WebServiceCall<Data>(method: .post, relativePath: "ok", timeout: 60)
             let error = await failure { _ = try await client.perform(call, body) }
-            guard case .requestSerialization(let message)? = error else {
+            guard case .requestSerialization(let message)? = error?.reason else {
                 return XCTFail("\(String(describing: error))")
             }
             XCTAssertTrue(message.contains("could not be sent"), message)
@@ -117,7 +117,7 @@ import XCTest
             let body = RequestBody.stream(length: nil, isReplayable: false) { PatternStream(length: .max, delay: 0) }
             let call = WebServiceCall<Data>(method: .post, relativePath: "status/413", timeout: 60)
             let error = await failure { _ = try await client.perform(call, body) }
-            guard case .unacceptableStatus(let code, _, _)? = error else {
+            guard case .unacceptableStatus(let code, _, _)? = error?.reason else {
                 return XCTFail("\(String(describing: error))")
             }
             XCTAssertEqual(code, 413)

@@ -103,7 +103,7 @@ final class MemoryGrowthTests: XCTestCase {
                 _ = try await stubbed.perform(broken, ["\(index)"])
                 return "broken \(index) decoded"
             } catch {
-                guard case .decoding = error else { return "broken \(index): \(error)" }
+                guard case .decoding = error.reason else { return "broken \(index): \(error)" }
                 return nil
             }
         case 3:

@@ -145,7 +145,7 @@ final class MultipartRoundTripTests: XCTestCase {
                 Self.echo, [FormData(name: "s", length: 50_000, fileName: "s.bin") { InputStream(data: short) }])
             XCTFail("a body shorter than announced must not succeed")
         } catch {
-            guard case .requestSerialization(let reason) = error else { return XCTFail("\(error)") }
+            guard case .requestSerialization(let reason) = error.reason else { return XCTFail("\(error)") }
             XCTAssertTrue(reason.contains("early"), reason)
         }
     }

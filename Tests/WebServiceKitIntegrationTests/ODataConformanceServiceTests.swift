@@ -58,8 +58,8 @@ final class ODataConformanceServiceTests: XCTestCase {
         do {
             try await work()
             XCTFail("expected an OData error")
-        } catch WebServiceError.application(let underlying, _) {
-            return underlying as? ODataError
+        } catch let error as WebServiceError where error.applicationError != nil {
+            return error.applicationError as? ODataError
         } catch {
             XCTFail("expected an OData error, got \(error)")
         }

@@ -288,8 +288,8 @@ final class ODataServiceTests: XCTestCase {
         func odataError(_ work: () async throws -> Void) async -> ODataError? {
             do {
                 try await work()
-            } catch WebServiceError.application(let underlying, _) {
-                return underlying as? ODataError
+            } catch let error as WebServiceError where error.applicationError != nil {
+                return error.applicationError as? ODataError
             } catch {
                 XCTFail("expected an OData error, got \(error)")
             }

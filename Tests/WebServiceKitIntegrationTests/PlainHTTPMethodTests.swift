@@ -126,7 +126,7 @@ final class PlainHTTPMethodTests: XCTestCase {
                 XCTAssertEqual(answer.served, 0, "\(label): answered on a new connection")
             } catch {
                 XCTAssertFalse(marked || Self.idempotent.contains(method), "\(label): \(error)")
-                guard case .transport(let failure) = error else { return XCTFail("\(label): \(error)") }
+                guard case .transport(let failure) = error.reason else { return XCTFail("\(label): \(error)") }
                 XCTAssertEqual(failure.code, .networkConnectionLost, label)
                 XCTAssertTrue("\(error)".contains("may or may not have processed it"), "\(label): \(error)")
                 XCTAssertTrue("\(error)".contains("isIdempotent"), "\(label): \(error)")

@@ -118,8 +118,8 @@ import XCTest
             do {
                 _ = try await client.perform(call, body)
                 XCTFail("an endless upload succeeded")
-            } catch WebServiceError.unacceptableStatus(let code, _, _) {
-                XCTAssertEqual(code, 413)
+            } catch {
+                XCTAssertEqual(error.statusCode, 413, "\(error)")
             }
             let next = try await client.response(for: get, arguments: [])
             XCTAssertEqual(next.statusCode, 200)

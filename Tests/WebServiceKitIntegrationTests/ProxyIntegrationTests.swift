@@ -115,7 +115,9 @@ final class ProxyIntegrationTests: XCTestCase {
         let refused = WebServiceClient(
             serviceRoot: root, transport: try transport(ProxyEnvironment(proxy: withoutCredentials, noProxy: nil)))
         let error = await failure(refused, Self.headers)
-        guard case .unacceptableStatus(let code, _, _)? = error else { return XCTFail("\(String(describing: error))") }
+        guard case .unacceptableStatus(let code, _, _)? = error?.reason else {
+            return XCTFail("\(String(describing: error))")
+        }
         XCTAssertEqual(code, 407)
         XCTAssertFalse(try TLSServer.curlAnswers(root.appendingPathComponent("headers"), ["-x", withoutCredentials]))
     }
@@ -149,7 +151,7 @@ final class ProxyIntegrationTests: XCTestCase {
             serviceRoot: root,
             transport: try transport(ProxyEnvironment(proxy: nil, noProxy: nil, secureProxy: withoutCredentials)))
         let error = await failure(refused, Self.ok)
-        guard case .transport(let urlError)? = error else { return XCTFail("\(String(describing: error))") }
+        guard case .transport(let urlError)? = error?.reason else { return XCTFail("\(String(describing: error))") }
         XCTAssertEqual(urlError.code, .userAuthenticationRequired)
         XCTAssertTrue(urlError.localizedDescription.contains("407"), urlError.localizedDescription)
         XCTAssertTrue(urlError.localizedDescription.contains("http://user:password@host:port"))
@@ -173,7 +175,7 @@ final class ProxyIntegrationTests: XCTestCase {
         let client = WebServiceClient(
             serviceRoot: try XCTUnwrap(URL(string: "https://127.0.0.1:1/")), transport: try transport(environment))
         let error = await failure(client, Self.ok)
-        guard case .transport(let urlError)? = error else { return XCTFail("\(String(describing: error))") }
+        guard case .transport(let urlError)? = error?.reason else { return XCTFail("\(String(describing: error))") }
         XCTAssertEqual(urlError.code, .cannotConnectToHost, "\(urlError)")
         XCTAssertTrue(urlError.localizedDescription.contains("refused the tunnel to 127.0.0.1:1"), "\(urlError)")
     }

@@ -171,7 +171,7 @@ final class RangeCacheConformanceTests: XCTestCase {
                     XCTFail("attempt \(attempt): libcurl accepted an unknown coding")
                 #endif
             } catch {
-                guard case .transport = error else { return XCTFail("attempt \(attempt): \(error)") }
+                guard case .transport = error.reason else { return XCTFail("attempt \(attempt): \(error)") }
             }
         }
         #if canImport(FoundationNetworking)

@@ -113,7 +113,7 @@ final class RetryIntegrationTests: XCTestCase {
             _ = try await client.perform(call)
             XCTFail("an hour is past the cap")
         } catch {
-            guard case .retryAfterTooLong(let refusal) = error else { return XCTFail("\(error)") }
+            guard case .retryAfterTooLong(let refusal) = error.reason else { return XCTFail("\(error)") }
             XCTAssertEqual(refusal.retryAfter, 3600)
             XCTAssertEqual(refusal.statusCode, 503)
         }
@@ -159,7 +159,7 @@ final class RetryIntegrationTests: XCTestCase {
                 _ = try await client.perform(call, body.map { [$0] } ?? [])
                 XCTFail("nothing listens on \(port)")
             } catch {
-                guard case .transport(let failure) = error else { return XCTFail("\(method): \(error)") }
+                guard case .transport(let failure) = error.reason else { return XCTFail("\(method): \(error)") }
                 XCTAssertEqual(failure.code, .cannotConnectToHost, "\(method)")
             }
         }

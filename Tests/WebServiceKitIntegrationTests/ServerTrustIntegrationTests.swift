@@ -66,7 +66,7 @@ final class ServerTrustIntegrationTests: XCTestCase {
     }
 
     private func code(_ error: WebServiceError?) -> URLError.Code? {
-        guard case .transport(let urlError) = error else { return nil }
+        guard case .transport(let urlError) = error?.reason else { return nil }
         return urlError.code
     }
 

@@ -172,7 +172,7 @@ final class StaleDirectivesConformanceTests: XCTestCase {
                         XCTAssertEqual(second.value, "v1", label)
                     } catch {
                         XCTAssertFalse(staleIfError, "\(label): \(error)")
-                        guard case .transport(let underlying) = error else {
+                        guard case .transport(let underlying) = error.reason else {
                             XCTFail("\(label): \(error)")
                             continue
                         }

@@ -499,7 +499,7 @@ final class StreamingIntegrationTests: XCTestCase {
             let error = await failure {
                 _ = try await StreamCalls.open(client, "status?code=503", route, .serverSentEvents)
             }
-            guard case .unacceptableStatus(let code, _, let body) = error else {
+            guard case .unacceptableStatus(let code, _, let body) = error?.reason else {
                 XCTFail("\(route): \(String(describing: error))")
                 continue
             }
@@ -627,7 +627,7 @@ final class StreamingIntegrationTests: XCTestCase {
             let error = await failure {
                 for try await _ in stream { delivered += 1 }
             }
-            guard case .responseTooLarge(let limit, let statusCode) = error else {
+            guard case .responseTooLarge(let limit, let statusCode) = error?.reason else {
                 XCTFail("\(route): \(String(describing: error))")
                 continue
             }
@@ -689,7 +689,7 @@ private final class Locked<Value>: @unchecked Sendable {  // guarded by `lock`
 extension WebServiceError {
     /// The stream's own failure, if that is what this is.
     fileprivate var streamFailure: ResponseStreamError? {
-        if case .responseStream(let failure) = self { return failure }
+        if case .responseStream(let failure) = self.reason { return failure }
         return nil
     }
 }

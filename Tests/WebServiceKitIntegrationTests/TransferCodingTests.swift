@@ -114,7 +114,7 @@ final class TransferCodingTests: XCTestCase {
                     Self.raw, Self.response("Transfer-Encoding: \(coding)\r\nConnection: close\r\n", Self.gzip), "0")
                 XCTFail("\(coding): read as \(body.count) bytes")
             } catch {
-                guard case .transport(let failure) = error else { return XCTFail("\(coding): \(error)") }
+                guard case .transport(let failure) = error.reason else { return XCTFail("\(coding): \(error)") }
                 XCTAssertEqual(failure.code, .badServerResponse, "\(coding): \(error)")
                 XCTAssertTrue("\(error)".contains("RFC 9112 §6.1"), "\(coding): \(error)")
             }
@@ -126,7 +126,7 @@ final class TransferCodingTests: XCTestCase {
                 "0")
             XCTFail("deflate bytes read as gzip: \(body.count) bytes")
         } catch {
-            guard case .transport(let failure) = error else { return XCTFail("\(error)") }
+            guard case .transport(let failure) = error.reason else { return XCTFail("\(error)") }
             XCTAssertEqual(failure.code, .cannotDecodeContentData, "\(error)")
         }
     }

@@ -13,7 +13,9 @@ final class ArgumentBindingTests: XCTestCase {
     func testMissingArgumentIsNamed() async {
         let call = WebServiceCall<Data>(relativePath: "users/%%0%%/repos?page=%%2%%")
         let result = await sentRequest(call, ["a", "b"])
-        guard case .invalidArguments(let index, let reason)? = result.failure else { return XCTFail("\(result)") }
+        guard case .invalidArguments(let index, let reason)? = result.failure?.reason else {
+            return XCTFail("\(result)")
+        }
         XCTAssertEqual(index, 2)
         XCTAssertTrue(reason.contains("missing"), reason)
     }
@@ -21,7 +23,7 @@ final class ArgumentBindingTests: XCTestCase {
     func testUnusedArgumentIsAnErrorNotSilentlyDropped() async {
         let call = WebServiceCall<Data>(relativePath: "users/%%0%%")
         let result = await sentRequest(call, ["a", "extra"])
-        guard case .invalidArguments(let index, _)? = result.failure else { return XCTFail("\(result)") }
+        guard case .invalidArguments(let index, _)? = result.failure?.reason else { return XCTFail("\(result)") }
         XCTAssertEqual(index, 1)
     }
 
@@ -34,7 +36,7 @@ final class ArgumentBindingTests: XCTestCase {
     func testNilInPathIsAnError() async {
         let call = WebServiceCall<Data>(relativePath: "users/%%0%%")
         let result = await sentRequest(call, [Optional<String>.none])
-        guard case .invalidArguments(0, let reason)? = result.failure else { return XCTFail("\(result)") }
+        guard case .invalidArguments(0, let reason)? = result.failure?.reason else { return XCTFail("\(result)") }
         XCTAssertTrue(reason.contains("nil"), reason)
     }
 
@@ -43,7 +45,7 @@ final class ArgumentBindingTests: XCTestCase {
         let request = try await sentRequest(call, [[1, 2, 3]]).get()
         XCTAssertEqual(request.url?.query, "id=1&id=2&id=3&x=1")
         let inPath = await sentRequest(WebServiceCall<Data>(relativePath: "a/%%0%%"), [[1, 2]])
-        guard case .invalidArguments(0, _)? = inPath.failure else { return XCTFail("\(inPath)") }
+        guard case .invalidArguments(0, _)? = inPath.failure?.reason else { return XCTFail("\(inPath)") }
     }
 
     func testArrayLiteralIsTheArgumentListInEveryForm() async throws {
@@ -62,7 +64,7 @@ final class ArgumentBindingTests: XCTestCase {
         let call = WebServiceCall<Data>(relativePath: "items/%%0%%/end")
         for value in [".", ".."] {
             let result = await sentRequest(call, [value])
-            guard case .invalidArguments(0, _)? = result.failure else { return XCTFail("\(value): \(result)") }
+            guard case .invalidArguments(0, _)? = result.failure?.reason else { return XCTFail("\(value): \(result)") }
         }
         let query = await sentRequest(WebServiceCall<Data>(relativePath: "q?v=%%0%%"), [".."])
         XCTAssertEqual(query.success?.url?.query, "v=..", "dots are harmless in a query")
@@ -71,7 +73,7 @@ final class ArgumentBindingTests: XCTestCase {
     func testUnsupportedArgumentTypeIsTyped() async {
         struct Opaque: Sendable {}
         let result = await sentRequest(WebServiceCall<Data>(relativePath: "a/%%0%%"), [Opaque()])
-        guard case .invalidArguments(0, let reason)? = result.failure else { return XCTFail("\(result)") }
+        guard case .invalidArguments(0, let reason)? = result.failure?.reason else { return XCTFail("\(result)") }
         XCTAssertTrue(reason.contains("WildcardConvertible"), reason)
     }
 
@@ -115,7 +117,7 @@ final class ArgumentBindingTests: XCTestCase {
 
     func testGetHasNoImplicitBody() async {
         let result = await sentRequest(WebServiceCall<Data>(relativePath: "items"), [Payload(title: "A", count: 1)])
-        guard case .invalidArguments(0, _)? = result.failure else { return XCTFail("\(result)") }
+        guard case .invalidArguments(0, _)? = result.failure?.reason else { return XCTFail("\(result)") }
     }
 
     func testDataBodyIsSentAsIsAndNilBodyIsNoBody() async throws {
@@ -146,7 +148,7 @@ final class ArgumentBindingTests: XCTestCase {
         for bad in ["a\r\nX-Evil: 1", "a\nb", "a\rb", "nul\u{0}", "bell\u{7}"] {
             let (client, stubs) = makeStubClient()
             let result = await sentRequest(call, [bad], client: client)
-            guard case .invalidHeader("X-User", _)? = result.failure else {
+            guard case .invalidHeader("X-User", _)? = result.failure?.reason else {
                 return XCTFail("\(bad.debugDescription): \(result)")
             }
             XCTAssertTrue(stubs.requests.isEmpty, "nothing may be sent")
@@ -157,10 +159,10 @@ final class ArgumentBindingTests: XCTestCase {
         let (client, stubs) = makeStubClient()
         client.sharedHeaders = ["X-Shared": "ok\r\nX-Evil: 1"]
         let shared = await sentRequest(WebServiceCall<Data>(relativePath: "h"), [], client: client)
-        guard case .invalidHeader("X-Shared", _)? = shared.failure else { return XCTFail("\(shared)") }
+        guard case .invalidHeader("X-Shared", _)? = shared.failure?.reason else { return XCTFail("\(shared)") }
         client.sharedHeaders = ["Bad Name": "x"]
         let badName = await sentRequest(WebServiceCall<Data>(relativePath: "h"), [], client: client)
-        guard case .invalidHeader("Bad Name", _)? = badName.failure else { return XCTFail("\(badName)") }
+        guard case .invalidHeader("Bad Name", _)? = badName.failure?.reason else { return XCTFail("\(badName)") }
         XCTAssertTrue(stubs.requests.isEmpty)
     }
 
@@ -169,7 +171,7 @@ final class ArgumentBindingTests: XCTestCase {
         client.interceptors = [RequestProcessor { request, _ in request.setValue("x\ny", forHTTPHeaderField: "X-I") }]
         // Foundation on Linux drops such a value when it is set; elsewhere the client refuses it.
         let result = await sentRequest(WebServiceCall<Data>(relativePath: "h"), [], client: client)
-        if case .invalidHeader("X-I", _)? = result.failure { return XCTAssertTrue(stubs.requests.isEmpty) }
+        if case .invalidHeader("X-I", _)? = result.failure?.reason { return XCTAssertTrue(stubs.requests.isEmpty) }
         // A request without fields has none at all (`nil`), as a new URLRequest.
         let request = try XCTUnwrap(stubs.requests.last?.request)
         let sent = request.allHTTPHeaderFields ?? [:]
@@ -219,7 +221,7 @@ final class ArgumentBindingTests: XCTestCase {
         let handler: ProgressHandler = { _, _ in }
         _ = try await sentRequest(call, ["x", handler]).get()
         let wrong = await sentRequest(call, ["x", "not a closure"])
-        guard case .invalidArguments(1, _)? = wrong.failure else { return XCTFail("\(wrong)") }
+        guard case .invalidArguments(1, _)? = wrong.failure?.reason else { return XCTFail("\(wrong)") }
     }
 
     func testTimeoutAndMethodReachTheRequest() async throws {

@@ -76,7 +76,9 @@ final class ArgumentPlanTests: XCTestCase {
         XCTAssertThrowsError(
             try ArgumentBinder(["a", destination, destination], plan: plan).searchOpenPositions(urlBuilder: nil)
         ) { error in
-            guard case .invalidArguments(2, let reason)? = error as? WebServiceError else { return XCTFail("\(error)") }
+            guard case .invalidArguments(2, let reason)? = (error as? WebServiceError)?.reason else {
+                return XCTFail("\(error)")
+            }
             XCTAssertEqual(reason, "a call downloads to one DownloadDestination only")
         }
     }
@@ -123,24 +125,32 @@ final class ArgumentPlanTests: XCTestCase {
     func testWhatIsLeftBesideTheBodyIsUnused() {
         let implicit = WebServiceCall<Data>(method: .post, relativePath: "items")
         XCTAssertThrowsError(try client.request(for: implicit, arguments: [Payload(title: "a"), "extra"])) { error in
-            guard case .invalidArguments(1, let reason)? = error as? WebServiceError else { return XCTFail("\(error)") }
+            guard case .invalidArguments(1, let reason)? = (error as? WebServiceError)?.reason else {
+                return XCTFail("\(error)")
+            }
             XCTAssertEqual(
                 reason,
                 "a String that nothing uses: no %%1%% wildcard refers to it and the call already has a body")
         }
         let explicit = WebServiceCall<Data>(method: .post, relativePath: "items", bodyParameter: 1)
         XCTAssertThrowsError(try client.request(for: explicit, arguments: ["extra", Payload(title: "a")])) { error in
-            guard case .invalidArguments(0, _)? = error as? WebServiceError else { return XCTFail("\(error)") }
+            guard case .invalidArguments(0, _)? = (error as? WebServiceError)?.reason else {
+                return XCTFail("\(error)")
+            }
         }
         let multipart = WebServiceCall<Data>(method: .post, relativePath: "items")
         XCTAssertThrowsError(
             try client.request(for: multipart, arguments: [FormData(name: "a", value: "1"), Payload(title: "a")])
         ) { error in
-            guard case .invalidArguments(1, _)? = error as? WebServiceError else { return XCTFail("\(error)") }
+            guard case .invalidArguments(1, _)? = (error as? WebServiceError)?.reason else {
+                return XCTFail("\(error)")
+            }
         }
         let get = WebServiceCall<Data>(relativePath: "items")
         XCTAssertThrowsError(try client.request(for: get, arguments: [1])) { error in
-            guard case .invalidArguments(0, let reason)? = error as? WebServiceError else { return XCTFail("\(error)") }
+            guard case .invalidArguments(0, let reason)? = (error as? WebServiceError)?.reason else {
+                return XCTFail("\(error)")
+            }
             XCTAssertEqual(
                 reason,
                 "a Int that nothing uses: no %%0%% wildcard refers to it and a GET call sends no body unless "
@@ -151,7 +161,9 @@ final class ArgumentPlanTests: XCTestCase {
     func testAMissingBodyParameterIsNamed() {
         let call = WebServiceCall<Data>(method: .post, relativePath: "items", bodyParameter: 2)
         XCTAssertThrowsError(try client.request(for: call, arguments: ["a"])) { error in
-            guard case .invalidArguments(2, let reason)? = error as? WebServiceError else { return XCTFail("\(error)") }
+            guard case .invalidArguments(2, let reason)? = (error as? WebServiceError)?.reason else {
+                return XCTFail("\(error)")
+            }
             XCTAssertEqual(reason, "missing: the body uses argument 2 but only 1 were passed")
         }
     }

@@ -49,7 +49,7 @@ final class AuthenticationProviderTests: XCTestCase {
             _ = try await client.perform(WebServiceCall<Data>(relativePath: "a"))
             XCTFail("must fail")
         } catch {
-            guard case .authentication(let reason) = error else { return XCTFail("\(error)") }
+            guard case .authentication(let reason) = error.reason else { return XCTFail("\(error)") }
             XCTAssertTrue(reason.contains("refused"), reason)
             XCTAssertFalse(reason.contains("wrong"), "the password never appears in errors")
         }
@@ -64,7 +64,7 @@ final class AuthenticationProviderTests: XCTestCase {
             _ = try await client.perform(WebServiceCall<Data>(relativePath: "a"))
             XCTFail("must refuse")
         } catch {
-            guard case .authentication(let reason) = error else { return XCTFail("\(error)") }
+            guard case .authentication(let reason) = error.reason else { return XCTFail("\(error)") }
             XCTAssertTrue(reason.contains("plain http"), reason)
         }
         XCTAssertTrue(stubs.requests.isEmpty)
@@ -104,7 +104,7 @@ final class AuthenticationProviderTests: XCTestCase {
             _ = try await client.perform(WebServiceCall<Data>(relativePath: "a"))
             XCTFail("must fail")
         } catch {
-            guard case .authentication(let reason) = error else { return XCTFail("\(error)") }
+            guard case .authentication(let reason) = error.reason else { return XCTFail("\(error)") }
             XCTAssertTrue(reason.contains("RFC 7617"), reason)
         }
     }
@@ -169,7 +169,7 @@ final class AuthenticationProviderTests: XCTestCase {
             _ = try await client.perform(WebServiceCall<Data>(relativePath: "d"))
             XCTFail("must stop")
         } catch {
-            guard case .authentication = error else { return XCTFail("\(error)") }
+            guard case .authentication = error.reason else { return XCTFail("\(error)") }
         }
         XCTAssertLessThanOrEqual(stubs.requests.count, 4, "bounded retries")
     }
@@ -182,7 +182,7 @@ final class AuthenticationProviderTests: XCTestCase {
             _ = try await client.perform(WebServiceCall<Data>(relativePath: "d"))
             XCTFail("must fail")
         } catch {
-            guard case .authentication(let reason) = error else { return XCTFail("\(error)") }
+            guard case .authentication(let reason) = error.reason else { return XCTFail("\(error)") }
             XCTAssertTrue(reason.contains("refused"), reason)
         }
         XCTAssertEqual(stubs.requests.count, 2)
@@ -197,7 +197,7 @@ final class AuthenticationProviderTests: XCTestCase {
             _ = try await client.perform(WebServiceCall<Data>(relativePath: "d"))
             XCTFail("must fail")
         } catch {
-            guard case .authentication(let reason) = error else { return XCTFail("\(error)") }
+            guard case .authentication(let reason) = error.reason else { return XCTFail("\(error)") }
             XCTAssertTrue(reason.contains("SHA3-512"), reason)
         }
         XCTAssertEqual(stubs.requests.count, 1)

@@ -133,7 +133,7 @@ final class AuthenticationSessionTests: XCTestCase {
             _ = try await client.perform(WebServiceCall<String>(relativePath: "private/data"))
             XCTFail("must fail")
         } catch {
-            guard case .authentication = error else { return XCTFail("\(error)") }
+            guard case .authentication = error.reason else { return XCTFail("\(error)") }
         }
         XCTAssertFalse(provider.isSessionOpen)
     }

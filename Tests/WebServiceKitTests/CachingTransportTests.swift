@@ -33,7 +33,7 @@ final class CachingTransportTests: XCTestCase {
             _ = try await client.response(for: automatic)
             XCTFail("without the fallback policy a failure is a failure")
         } catch {
-            guard case .transport = error else { return XCTFail("\(error)") }
+            guard case .transport = error.reason else { return XCTFail("\(error)") }
         }
     }
 

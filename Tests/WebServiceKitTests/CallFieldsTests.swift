@@ -125,7 +125,9 @@ final class CallFieldsTests: XCTestCase {
         var fields = CallFields(relativePath: "a")
         fields.timeout = 0
         XCTAssertThrowsError(try WebServiceCall<Data>(fields).validate()) { error in
-            guard case .invalidCall(let reason)? = error as? WebServiceError else { return XCTFail("\(error)") }
+            guard case .invalidCall(let reason)? = (error as? WebServiceError)?.reason else {
+                return XCTFail("\(error)")
+            }
             XCTAssertEqual(reason, "timeout must be positive; got 0.0")
         }
         var rooted = CallFields(relativePath: "a")

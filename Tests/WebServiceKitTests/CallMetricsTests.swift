@@ -156,7 +156,7 @@ final class CallMetricsTests: XCTestCase {
             _ = try await client.perform(Self.items)
             XCTFail("the second call must fail")
         } catch {
-            guard case .transport(let failure) = error else { return XCTFail("\(error)") }
+            guard case .transport(let failure) = error.reason else { return XCTFail("\(error)") }
             XCTAssertEqual(failure.code, .cannotConnectToHost)
         }
 

@@ -26,7 +26,7 @@ final class ClientBehaviourTests: XCTestCase {
             _ = try await client.perform(replacing)
             XCTFail("200 is not accepted when the call overrides the client's codes")
         } catch {
-            guard case .unacceptableStatus(200, _, _) = error else { return XCTFail("\(error)") }
+            guard case .unacceptableStatus(200, _, _) = error.reason else { return XCTFail("\(error)") }
         }
     }
 
@@ -38,7 +38,7 @@ final class ClientBehaviourTests: XCTestCase {
             _ = try await client.perform(call)
             XCTFail("302 is not a success by default")
         } catch {
-            guard case .unacceptableStatus(302, _, let body) = error else { return XCTFail("\(error)") }
+            guard case .unacceptableStatus(302, _, let body) = error.reason else { return XCTFail("\(error)") }
             XCTAssertEqual(String(decoding: body, as: UTF8.self), "moved")
         }
         client.successCodes = [200..<400]
@@ -55,7 +55,7 @@ final class ClientBehaviourTests: XCTestCase {
             _ = try await client.perform(call)
             XCTFail("422 must fail")
         } catch {
-            guard case .unacceptableStatus(422, _, _) = error else {
+            guard case .unacceptableStatus(422, _, _) = error.reason else {
                 return XCTFail("undecodable error body: \(error)")
             }
         }
@@ -63,7 +63,7 @@ final class ClientBehaviourTests: XCTestCase {
             _ = try await client.perform(call)
             XCTFail("422 must fail")
         } catch {
-            guard case .application(let appError as APIError, 422) = error else { return XCTFail("\(error)") }
+            guard case .application(let appError as APIError, 422) = error.reason else { return XCTFail("\(error)") }
             XCTAssertEqual(appError, APIError(code: 7, message: "nope"))
         }
     }
@@ -80,7 +80,7 @@ final class ClientBehaviourTests: XCTestCase {
             _ = try await client.perform(WebServiceCall<Data>(relativePath: "a"))
             XCTFail("the handler's error wins")
         } catch {
-            guard case .application(_, 200) = error else { return XCTFail("\(error)") }
+            guard case .application(_, 200) = error.reason else { return XCTFail("\(error)") }
         }
     }
 
@@ -133,7 +133,7 @@ final class ClientBehaviourTests: XCTestCase {
             _ = try await client.perform(WebServiceCall<String>(relativePath: "x"))
             XCTFail("the response processor refused")
         } catch {
-            guard case .intercepted(let underlying) = error else { return XCTFail("\(error)") }
+            guard case .intercepted(let underlying) = error.reason else { return XCTFail("\(error)") }
             XCTAssertTrue(underlying is Refusing)
         }
     }
@@ -176,7 +176,7 @@ final class ClientBehaviourTests: XCTestCase {
             _ = try await client.perform(call)
             XCTFail("a provider that always retries must not loop")
         } catch {
-            guard case .authentication(let reason) = error else { return XCTFail("\(error)") }
+            guard case .authentication(let reason) = error.reason else { return XCTFail("\(error)") }
             XCTAssertTrue(reason.contains("3 retries"), reason)
         }
         XCTAssertEqual(stubs.requests.count, 2 + 4, "the first try and three retries, no more")
@@ -241,7 +241,7 @@ final class ClientBehaviourTests: XCTestCase {
         let task = client.perform(
             WebServiceCall<Data>(relativePath: "slow"), success: { _ in XCTFail("must not succeed") },
             failure: { error in
-                guard case .cancelled(let reason) = error else { return XCTFail("\(error)") }
+                guard case .cancelled(let reason) = error.reason else { return XCTFail("\(error)") }
                 XCTAssertEqual(reason, "user left")
                 done.fulfill()
             })
@@ -286,7 +286,7 @@ final class ClientBehaviourTests: XCTestCase {
                 _ = try client.performSynchronously(WebServiceCall<Data>(relativePath: "a"))
                 XCTFail("must refuse")
             } catch {
-                guard case .invalidCall(let reason) = error else { return XCTFail("\(error)") }
+                guard case .invalidCall(let reason) = error.reason else { return XCTFail("\(error)") }
                 XCTAssertTrue(reason.contains("deadlock"))
             }
         }
@@ -318,7 +318,7 @@ final class ClientBehaviourTests: XCTestCase {
             _ = try await client.perform(WebServiceCall<Data>(relativePath: "a"))
             XCTFail("must fail")
         } catch {
-            guard case .transport(let urlError) = error else { return XCTFail("\(error)") }
+            guard case .transport(let urlError) = error.reason else { return XCTFail("\(error)") }
             XCTAssertEqual(urlError.code, .cannotConnectToHost)
         }
     }

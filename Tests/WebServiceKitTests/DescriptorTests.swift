@@ -45,7 +45,7 @@ final class DescriptorTests: XCTestCase {
         for path in malformed {
             let call = WebServiceCall<Data>(relativePath: path)
             XCTAssertThrowsError(try call.validate(), path) { error in
-                guard case WebServiceError.invalidCall(let reason) = error else {
+                guard case .invalidCall(let reason)? = (error as? WebServiceError)?.reason else {
                     return XCTFail("\(path): \(error)")
                 }
                 XCTAssertFalse(reason.isEmpty)
@@ -56,7 +56,7 @@ final class DescriptorTests: XCTestCase {
     func testMalformedDescriptorFailsEveryCallWithoutCrashing() async {
         let call = WebServiceCall<Data>(relativePath: "users/%%x%%")
         let result = await sentRequest(call, ["a"])
-        guard case .invalidCall(let reason)? = result.failure else { return XCTFail("\(result)") }
+        guard case .invalidCall(let reason)? = result.failure?.reason else { return XCTFail("\(result)") }
         XCTAssertTrue(reason.contains("%%x%%"), reason)
     }
 
@@ -64,7 +64,7 @@ final class DescriptorTests: XCTestCase {
         XCTAssertThrowsError(try WebServiceCall<Data>(method: "GET X", relativePath: "a").validate())
         XCTAssertThrowsError(try WebServiceCall<Data>(method: "", relativePath: "a").validate())
         XCTAssertThrowsError(try WebServiceCall<Data>(relativePath: "a", headers: ["Bad Name": "x"]).validate()) {
-            guard case WebServiceError.invalidHeader(let name, _) = $0 else { return XCTFail("\($0)") }
+            guard case .invalidHeader(let name, _)? = ($0 as? WebServiceError)?.reason else { return XCTFail("\($0)") }
             XCTAssertEqual(name, "Bad Name")
         }
     }
@@ -72,7 +72,9 @@ final class DescriptorTests: XCTestCase {
     func testLiteralHeaderWithCRLFIsRefusedWhenMade() {
         let call = WebServiceCall<Data>(relativePath: "a", headers: ["X-A": "1\r\nX-Injected: yes"])
         XCTAssertThrowsError(try call.validate()) {
-            guard case WebServiceError.invalidHeader("X-A", let reason) = $0 else { return XCTFail("\($0)") }
+            guard case .invalidHeader("X-A", let reason)? = ($0 as? WebServiceError)?.reason else {
+                return XCTFail("\($0)")
+            }
             XCTAssertTrue(reason.contains("CR or LF"))
         }
     }

@@ -500,19 +500,28 @@ final class DocumentationExamplesTests: XCTestCase {
         let (client, stubs) = stubbedClient()
         stubs.stub(.deleteRepo, with: .text("no such repository", statusCode: 404))
         var seen = ""
+        var described = ""
         do {
             _ = try await client.perform(.deleteRepo, "octocat", "kit")
-        } catch .unacceptableStatus(let code, _, let body) {
-            print("refused with \(code): \(String(decoding: body, as: UTF8.self))")
-            seen = "\(code) \(String(decoding: body, as: UTF8.self))"
-        } catch let error where error.isTimeout {
-            print("timed out")
-        } catch .cancelled(let reason) {
-            print("cancelled: \(reason ?? "no reason given")")
         } catch {
-            print(error)  // a WebServiceError: every case has a readable description
+            described = "\(error)"
+            switch error.reason {
+            case .unacceptableStatus(let code, _, let body):
+                print("refused with \(code): \(String(decoding: body, as: UTF8.self))")
+                seen = "\(code) \(String(decoding: body, as: UTF8.self))"
+            case .cancelled(let reason):
+                print("cancelled: \(reason ?? "no reason given")")
+            case _ where error.isTimeout:
+                print("timed out")
+            default:
+                print(error)  // deleteRepo (DELETE https://api.example.com/repos/octocat/kit): …
+            }
         }
         XCTAssertEqual(seen, "404 no such repository")
+        XCTAssertEqual(
+            described,
+            "deleteRepo (DELETE https://api.example.com/repos/octocat/kit): unacceptable status 404; body starts: "
+                + "no such repository")
 
         stubs.stub(.deleteRepo, with: .status(204))
         do {
@@ -541,7 +550,7 @@ final class DocumentationExamplesTests: XCTestCase {
             success: { _ in XCTFail("cancelled calls do not succeed") },
             failure: { error in
                 // .cancelled(reason: "the user left the screen")
-                guard case .cancelled(let reason) = error else { return XCTFail("\(error)") }
+                guard case .cancelled(let reason) = error.reason else { return XCTFail("\(error)") }
                 XCTAssertEqual(reason, "the user left the screen")
                 done.fulfill()
             })
@@ -561,7 +570,7 @@ final class DocumentationExamplesTests: XCTestCase {
             XCTFail("must be cancelled")
         } catch let error as WebServiceError where error.isCancelled {
             print("cancelled")  // .cancelled(reason: nil)
-            guard case .cancelled(nil) = error else { return XCTFail("\(error)") }
+            guard case .cancelled(nil) = error.reason else { return XCTFail("\(error)") }
         } catch {
             XCTFail("\(error)")
         }
@@ -585,7 +594,7 @@ final class DocumentationExamplesTests: XCTestCase {
             XCTFail("must refuse inside a task")
         } catch {
             // invalid call descriptor: performSynchronously would block a Swift concurrency thread; use `await perform`
-            guard case .invalidCall(let reason) = error else { return XCTFail("\(error)") }
+            guard case .invalidCall(let reason) = error.reason else { return XCTFail("\(error)") }
             XCTAssertTrue(reason.contains("Swift concurrency thread"), reason)
         }
         let reason = await withCheckedContinuation { (done: CheckedContinuation<String, Never>) in
@@ -642,14 +651,14 @@ final class DocumentationExamplesTests: XCTestCase {
             _ = try await client.perform(WebServiceCall<Data>(relativePath: "https://cdn.example.com/a.png"))
             XCTFail("offline")
         } catch {
-            guard case .transport(let urlError) = error else { return XCTFail("\(error)") }
+            guard case .transport(let urlError) = error.reason else { return XCTFail("\(error)") }
             XCTAssertEqual(urlError.code, .notConnectedToInternet)
         }
         do {
             _ = try await client.perform(.userRepos, "octocat", "updated")  // no stub, no fallback
             XCTFail("no stub")
         } catch {
-            guard case .transport(let urlError) = error else { return XCTFail("\(error)") }
+            guard case .transport(let urlError) = error.reason else { return XCTFail("\(error)") }
             XCTAssertEqual(urlError.code, .fileDoesNotExist)
         }
         XCTAssertEqual(stubs.requests.count, 5)
@@ -686,7 +695,9 @@ final class DocumentationExamplesTests: XCTestCase {
                 "Accept-Encoding": "gzip, deflate",
             ])
         XCTAssertThrowsError(try client.request(for: .userRepos, arguments: ["octocat"])) { error in
-            guard case WebServiceError.invalidArguments(1, _) = error else { return XCTFail("\(error)") }
+            guard case .invalidArguments(1, _)? = (error as? WebServiceError)?.reason else {
+                return XCTFail("\(error)")
+            }
         }
     }
 
@@ -734,7 +745,7 @@ final class DocumentationExamplesTests: XCTestCase {
             _ = try await client.perform(replaces)  // 200 refused: only 404 counts
             XCTFail("200 is not accepted")
         } catch {
-            guard case .unacceptableStatus(200, _, _) = error else { return XCTFail("\(error)") }
+            guard case .unacceptableStatus(200, _, _) = error.reason else { return XCTFail("\(error)") }
         }
         client.successCodes = [200..<300, 304]
         stubs.stub(adds, with: .status(304))
@@ -763,7 +774,7 @@ final class DocumentationExamplesTests: XCTestCase {
             _ = try await client.perform(WebServiceCall<String?>(relativePath: "r"))
             XCTFail("a JSON object is not a JSON string")
         } catch {
-            guard case .decoding = error else { return XCTFail("\(error)") }
+            guard case .decoding = error.reason else { return XCTFail("\(error)") }
         }
     }
 
@@ -801,7 +812,7 @@ final class DocumentationExamplesTests: XCTestCase {
 
         // GET sends no body unless bodyParameter names one: a leftover argument is an error.
         XCTAssertThrowsError(try client.request(for: .userRepos, arguments: ["octocat", "updated", "extra"])) {
-            guard case WebServiceError.invalidArguments(2, _) = $0 else { return XCTFail("\($0)") }
+            guard case .invalidArguments(2, _)? = ($0 as? WebServiceError)?.reason else { return XCTFail("\($0)") }
         }
         // Data goes as it is, with no Content-Type; a nil Optional sends no body.
         let upload = WebServiceCall<Data>(
@@ -846,7 +857,9 @@ final class DocumentationExamplesTests: XCTestCase {
         XCTAssertNil(none.value(forHTTPHeaderField: "X-Trace"))
 
         XCTAssertThrowsError(try client.request(for: .userRepos, arguments: [String?.none, "updated"])) {
-            guard case WebServiceError.invalidArguments(0, let reason) = $0 else { return XCTFail("\($0)") }
+            guard case .invalidArguments(0, let reason)? = ($0 as? WebServiceError)?.reason else {
+                return XCTFail("\($0)")
+            }
             XCTAssertEqual(reason, "nil cannot fill %%0%% in the path")
         }
     }
@@ -1009,9 +1022,11 @@ final class DocumentationExamplesTests: XCTestCase {
             _ = try await client.perform(
                 .userRepos, arguments: ["octocat", "updated"],
                 prepare: { request in request.setValue("1\r\nX-Injected: yes", forHTTPHeaderField: "X-Request-ID") })
-        } catch WebServiceError.invalidHeader(let name, let reason) {
-            print(name, reason)  // X-Request-ID the value contains CR or LF (header injection)
-            printed.append("\(name) \(reason)")
+        } catch {
+            if case .invalidHeader(let name, let reason) = error.reason {
+                print(name, reason)  // X-Request-ID the value contains CR or LF (header injection)
+                printed.append("\(name) \(reason)")
+            }
         }
 
         XCTAssertEqual(printed.entries, ["X-Request-ID the value contains CR or LF (header injection)"])
@@ -1055,18 +1070,47 @@ final class DocumentationExamplesTests: XCTestCase {
         XCTAssertEqual(stubs.requests.count, 1, "the canned answer sent nothing")
     }
 
+    #if os(Linux) && canImport(Glibc)
+        /// GettingStarted's `error.timeout` example, against a listener of the test's own that
+        /// takes the request and never answers.
+        func testTypedTimeout() async throws {
+            let (listener, port) = try loopbackListener()
+            defer { close(listener) }
+            let client = WebServiceClient(
+                serviceRoot: URL(string: "http://127.0.0.1:\(port)/")!, transport: HTTP1Transport())
+            let slow = WebServiceCall<Data>(name: "slow", relativePath: "delay/%%0%%", timeout: 1)
+            var seen: TimeoutFailure?
+            do {
+                _ = try await client.perform(slow, 30)
+            } catch {
+                if let timeout = error.timeout {
+                    // waitingForResponse 10.0 the call's timeout (…)
+                    print(timeout.phase, timeout.limit ?? 0, timeout.setting)
+                    seen = timeout
+                }
+            }
+            let timeout = try XCTUnwrap(seen)
+            // Waiting for the response, unless the machine was too busy to connect within the second.
+            XCTAssertTrue([.waitingForResponse, .sending, .connecting].contains(timeout.phase), "\(timeout)")
+            XCTAssertEqual(timeout.limit, 1)
+            XCTAssertEqual(timeout.setting, TimeoutFailure.callTimeout)
+        }
+    #endif
+
     func testErrorHandlers() async {
         let (client, stubs) = stubbedClient()
         stubs.stub(.repo, with: .text(#"{"code":34,"message":"Not Found"}"#, statusCode: 404))
         do {
             _ = try await client.perform(.repo, "octocat", "nope")
             XCTFail("404")
-        } catch .application(let error as APIError, let status) {
-            print("\(status): \(error.message)")  // 404: Not Found
-            XCTAssertEqual(status, 404)
-            XCTAssertEqual(error.code, 34)
         } catch {
-            XCTFail("\(error)")
+            if case .application(let error as APIError, let status) = error.reason {
+                print("\(status): \(error.message)")  // 404: Not Found
+                XCTAssertEqual(status, 404)
+                XCTAssertEqual(error.code, 34)
+            } else {
+                XCTFail("\(error)")
+            }
         }
 
         client.errorHandler = EnvelopeErrorHandler()
@@ -1075,7 +1119,9 @@ final class DocumentationExamplesTests: XCTestCase {
             _ = try await client.perform(.userRepos, "octocat", "updated")
             XCTFail("the envelope says error")
         } catch {
-            guard case .application(let envelope as EnvelopeError, 200) = error else { return XCTFail("\(error)") }
+            guard case .application(let envelope as EnvelopeError, 200) = error.reason else {
+                return XCTFail("\(error)")
+            }
             XCTAssertEqual(envelope.error, "rate limited")
         }
     }
@@ -1098,7 +1144,7 @@ final class DocumentationExamplesTests: XCTestCase {
             XCTFail("the fresh token is refused too")
         } catch {
             // authentication failed: TokenRefused()
-            guard case .authentication(let reason) = error else { return XCTFail("\(error)") }
+            guard case .authentication(let reason) = error.reason else { return XCTFail("\(error)") }
             XCTAssertEqual(reason, "TokenRefused()")
         }
         XCTAssertEqual(stubs.requests.count, 3)
@@ -1118,7 +1164,10 @@ final class DocumentationExamplesTests: XCTestCase {
             _ = try await client.perform(.userRepos, "octocat", "updated")
             XCTFail("the client stops retrying")
         } catch {
-            XCTAssertEqual("\(error)", "authentication failed: still refused after 3 retries (status 401)")
+            XCTAssertEqual(
+                "\(error)",
+                "userRepos (GET https://api.example.com/users/octocat/repos?sort=updated): authentication failed: "
+                    + "still refused after 3 retries (status 401)")
         }
         XCTAssertEqual(stubs.requests.count, 4, "the first try and three retries")
     }
@@ -1144,7 +1193,7 @@ final class DocumentationExamplesTests: XCTestCase {
             _ = try await insecure.perform(.userRepos, "octocat", "updated")
             XCTFail("no Basic credentials over plain http")
         } catch {
-            guard case .authentication(let reason) = error else { return XCTFail("\(error)") }
+            guard case .authentication(let reason) = error.reason else { return XCTFail("\(error)") }
             XCTAssertTrue(reason.hasPrefix("refusing to send Basic credentials over plain http"), reason)
         }
 
@@ -1155,7 +1204,8 @@ final class DocumentationExamplesTests: XCTestCase {
             XCTFail("refused credentials")
         } catch {
             XCTAssertEqual(
-                "\(error)", #"authentication failed: the server refused the Basic credentials for realm "api""#)
+                error.reason.description,
+                #"authentication failed: the server refused the Basic credentials for realm "api""#)
         }
         XCTAssertEqual(stubs.requests.count, 1, "sent preemptively, refused, not retried")
     }
@@ -1279,7 +1329,7 @@ final class DocumentationExamplesTests: XCTestCase {
         } catch {
             // could not serialize the request body: argument 0 (String): the text cannot be represented in iso-8859-1
             XCTAssertEqual(
-                "\(error)",
+                error.reason.description,
                 "could not serialize the request body: argument 0 (String): the text cannot be represented in iso-8859-1"
             )
         }

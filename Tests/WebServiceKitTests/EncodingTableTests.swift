@@ -126,7 +126,7 @@ final class EncodingTableTests: XCTestCase {
         let call = WebServiceCall<Data>(relativePath: "%%0%%")
         for bad in ["a b", "a?b", "a#b", "50%", "caf\u{e9}", "a\r\nb"] {
             let result = await sentRequest(call, [PreEncodedPath(bad)])
-            guard case .invalidArguments(let index, _)? = result.failure else {
+            guard case .invalidArguments(let index, _)? = result.failure?.reason else {
                 return XCTFail("\(bad.debugDescription) was accepted: \(result)")
             }
             XCTAssertEqual(index, 0)

@@ -59,7 +59,7 @@ final class EventStreamReconnectionTests: XCTestCase {
         let (data, error) = await Self.events(of: try await client.stream(call))
         XCTAssertEqual(data, ["a"])
         XCTAssertEqual(error?.isTimeout, false)
-        guard case .transport(let urlError) = error else { return XCTFail("\(String(describing: error))") }
+        guard case .transport(let urlError) = error?.reason else { return XCTFail("\(String(describing: error))") }
         XCTAssertEqual(urlError.code, .cannotConnectToHost)
         XCTAssertEqual(clock.waits, [1, 2, 3], "doubled after each failure, within the maximum")
         XCTAssertEqual(lastEventIDs(stubs), [nil, "9", "9", "9"])

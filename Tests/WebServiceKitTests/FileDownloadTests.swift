@@ -39,7 +39,7 @@ final class FileDownloadTests: XCTestCase {
         let (client, _) = makeStubClient(fallback: .text("no such file", statusCode: 404))
         let destination = directory.appendingPathComponent("missing.txt")
         let error = await failure { _ = try await client.perform(Self.file, ["x", DownloadDestination(destination)]) }
-        guard case .unacceptableStatus(let code, _, let body)? = error else {
+        guard case .unacceptableStatus(let code, _, let body)? = error?.reason else {
             return XCTFail("\(String(describing: error))")
         }
         XCTAssertEqual(code, 404)
@@ -52,7 +52,7 @@ final class FileDownloadTests: XCTestCase {
         let destination = directory.appendingPathComponent("b.txt")
         try Data("old".utf8).write(to: destination)
         let error = await failure { _ = try await client.perform(Self.file, ["b", DownloadDestination(destination)]) }
-        guard case .download(.destinationExists(let url))? = error else {
+        guard case .download(.destinationExists(let url))? = error?.reason else {
             return XCTFail("\(String(describing: error))")
         }
         XCTAssertEqual(url, destination)
@@ -67,7 +67,7 @@ final class FileDownloadTests: XCTestCase {
         let (client, stubs) = makeStubClient(fallback: .text("x"))
         let nested = directory.appendingPathComponent("one/two/c.txt")
         let error = await failure { _ = try await client.perform(Self.file, ["c", DownloadDestination(nested)]) }
-        guard case .download(.destinationNotWritable(let url, _))? = error else {
+        guard case .download(.destinationNotWritable(let url, _))? = error?.reason else {
             return XCTFail("\(String(describing: error))")
         }
         XCTAssertEqual(url, nested)
@@ -79,7 +79,7 @@ final class FileDownloadTests: XCTestCase {
             let one = self.directory.appendingPathComponent("one")
             _ = try await client.perform(Self.file, ["c", DownloadDestination(one)])
         }
-        guard case .download(.destinationNotWritable)? = directoryError else {
+        guard case .download(.destinationNotWritable)? = directoryError?.reason else {
             return XCTFail("a directory is not a destination: \(String(describing: directoryError))")
         }
     }
@@ -110,7 +110,7 @@ final class FileDownloadTests: XCTestCase {
         let error = await failure {
             _ = try await client.perform(call, [DownloadDestination(self.directory.appendingPathComponent("d"))])
         }
-        guard case .invalidArguments? = error else { return XCTFail("\(String(describing: error))") }
+        guard case .invalidArguments? = error?.reason else { return XCTFail("\(String(describing: error))") }
         XCTAssertEqual(try contents(), [])
     }
 }

@@ -1116,9 +1116,29 @@ final class HTTP1ConnectionMachineFailureErrorTests: XCTestCase {
         XCTAssertEqual(
             (HTTP1ConnectionMachine.Failure.timedOutBeforeTheRequest.error(method: "POST", timeout: 2.5, reported: nil)
                 as? URLError)?.localizedDescription,
-            "the call's timeout of 2.5 s passed before its request was written (while connecting); nothing was "
-                + "sent. Raise the call's timeout (the descriptor's timeout or WebServiceRequest.timeoutInterval)")
+            "the call's timeout of 2.5 s passed while connecting. Raise the call's timeout (the descriptor's "
+                + "timeout or WebServiceRequest.timeoutInterval). Its request was not written: nothing was sent")
         XCTAssertFalse(
             "\(waiting.error(method: "GET", timeout: 0, reported: nil))".contains(" of "), "no limit, no amount")
+    }
+
+    /// Each phase of the machine is the typed timeout's phase, with the limit and the setting,
+    /// which a call's error gives as ``WebServiceError/timeout``.
+    func testATimeoutCarriesItsTypedDetails() throws {
+        let phases: [(HTTP1ConnectionMachine.Phase, TimeoutFailure.Phase)] = [
+            (.connecting, .connecting), (.sending, .sending), (.waiting, .waitingForResponse),
+            (.receiving, .receiving),
+        ]
+        for (phase, typed) in phases {
+            let error = try XCTUnwrap(
+                HTTP1ConnectionMachine.Failure.timedOut(phase).error(method: "GET", timeout: 10, reported: nil)
+                    as? URLError)
+            let failure = WebServiceError.transport(error)
+            XCTAssertTrue(failure.isTimeout)
+            XCTAssertEqual(failure.timeout, TimeoutFailure(phase: typed, limit: 10))
+            XCTAssertEqual(failure.timeout?.setting, TimeoutFailure.callTimeout)
+            XCTAssertEqual(error.localizedDescription, failure.timeout?.description)
+        }
+        XCTAssertNil(WebServiceError.transport(URLError(.timedOut)).timeout, "URLSession's timeouts say no more")
     }
 }

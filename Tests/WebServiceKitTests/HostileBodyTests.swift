@@ -57,7 +57,7 @@ final class HostileBodyTests: XCTestCase {
             let error = await failure(
                 WebServiceCall<String>(relativePath: "t"),
                 .init(headers: ["Content-Type": contentType], body: Self.invalidUTF8))
-            guard case .decoding(let failure)? = error else { return XCTFail("\(String(describing: error))") }
+            guard case .decoding(let failure)? = error?.reason else { return XCTFail("\(String(describing: error))") }
             // The excerpt is safe text: the invalid bytes became U+FFFD.
             XCTAssertTrue(failure.bodyExcerpt.contains("\u{FFFD}"), failure.bodyExcerpt)
             XCTAssertFalse(failure.description.isEmpty)
@@ -72,7 +72,7 @@ final class HostileBodyTests: XCTestCase {
                 XCTAssertEqual(value, "ok")
             } catch {
                 // A NUL in the field itself is refused before decoding (RFC 9110 §5.5).
-                switch error {
+                switch error.reason {
                 case .decoding: break
                 case .transport(let failure) where failure.code == .badServerResponse: break
                 default: return XCTFail("\(error)")
@@ -86,7 +86,7 @@ final class HostileBodyTests: XCTestCase {
             for contentType in ["application/json", "application/json; charset=iso-8859-1"] {
                 let error = await failure(
                     WebServiceCall<Item>(relativePath: "j"), .init(headers: ["Content-Type": contentType], body: body))
-                guard case .decoding(let failure)? = error else {
+                guard case .decoding(let failure)? = error?.reason else {
                     // Reading the declared Latin-1 charset is a correct answer too.
                     if error == nil, contentType.contains("8859") { continue }
                     return XCTFail("\(String(describing: error))")
@@ -105,12 +105,12 @@ final class HostileBodyTests: XCTestCase {
                 let stub = StubTransport.Stub(statusCode: 500, headers: ["Content-Type": contentType], body: body)
                 // A body the Decodable handler cannot read leaves the status error in place.
                 let error = await failure(decodable, stub)
-                guard case .unacceptableStatus(500, _, _)? = error else {
+                guard case .unacceptableStatus(500, _, _)? = error?.reason else {
                     return XCTFail("\(String(describing: error))")
                 }
                 // The OData handler keeps a bounded, decoded excerpt of a body it cannot parse.
                 let odataError = await failure(odata, stub)
-                guard case .application(let underlying as ODataError, 500)? = odataError else {
+                guard case .application(let underlying as ODataError, 500)? = odataError?.reason else {
                     return XCTFail("\(String(describing: odataError))")
                 }
                 XCTAssertLessThanOrEqual(underlying.message.utf8.count, ODataErrorHandler.messageLimit * 3)
@@ -149,20 +149,20 @@ final class HostileBodyTests: XCTestCase {
             let stub = StubTransport.Stub(headers: ["Content-Type": "application/json"], body: body)
             // The whole body decoded.
             let plain = await failure(WebServiceCall<[Item]>(relativePath: "a"), stub)
-            guard case .decoding? = plain else { return XCTFail("\(String(describing: plain))") }
+            guard case .decoding? = plain?.reason else { return XCTFail("\(String(describing: plain))") }
             // A serializationRoot.
             let rooted = await failure(WebServiceCall<Item>(relativePath: "a", serializationRoot: "a.a"), stub)
-            guard case .decoding? = rooted else { return XCTFail("\(String(describing: rooted))") }
+            guard case .decoding? = rooted?.reason else { return XCTFail("\(String(describing: rooted))") }
             // A JSONRPCValue, which is recursive.
             let value = await failure(WebServiceCall<JSONRPCValue>(relativePath: "a"), stub)
-            guard case .decoding? = value else { return XCTFail("\(String(describing: value))") }
+            guard case .decoding? = value?.reason else { return XCTFail("\(String(describing: value))") }
             // A JSON-RPC response.
             let (client, _) = makeClient(stub)
             do {
                 _ = try await client.perform(JSONRPCEndpoint(relativePath: "rpc"), .subtract, [42, 23])
                 XCTFail("decoded")
             } catch {
-                guard case .decoding = error else { return XCTFail("\(error)") }
+                guard case .decoding = error.reason else { return XCTFail("\(error)") }
             }
         }
         // Nesting within JSONRPCValue's limit still decodes: the guard is about depth, not JSON arrays.
@@ -177,13 +177,13 @@ final class HostileBodyTests: XCTestCase {
         for body in [Self.deepJSON, Self.deepObject] {
             let stub = StubTransport.Stub(statusCode: 400, headers: ["Content-Type": "application/json"], body: body)
             let odata = await failure(WebServiceCall<Data>(relativePath: "o", errorHandler: ODataErrorHandler()), stub)
-            guard case .application(let error as ODataError, 400)? = odata else {
+            guard case .application(let error as ODataError, 400)? = odata?.reason else {
                 return XCTFail("\(String(describing: odata))")
             }
             XCTAssertEqual(error.message.utf8.count, ODataErrorHandler.messageLimit)
             let decodable = await failure(
                 WebServiceCall<Data>(relativePath: "d", errorHandler: DecodableErrorHandler(ServiceFailure.self)), stub)
-            guard case .unacceptableStatus(400, _, _)? = decodable else {
+            guard case .unacceptableStatus(400, _, _)? = decodable?.reason else {
                 return XCTFail("\(String(describing: decodable))")
             }
         }

@@ -76,7 +76,7 @@ final class HostileHeaderTests: XCTestCase {
             _ = try await client.response(for: call, arguments: arguments)
             XCTFail("the call was performed", file: file, line: line)
         } catch {
-            guard case .invalidHeader(let name, let reason) = error else {
+            guard case .invalidHeader(let name, let reason) = error.reason else {
                 return XCTFail("\(error)", file: file, line: line)
             }
             if let field { XCTAssertEqual(name, field, file: file, line: line) }
@@ -89,7 +89,9 @@ final class HostileHeaderTests: XCTestCase {
         for value in injectedValues {
             let call = WebServiceCall<Data>(relativePath: "h", headers: ["X-Static": value])
             XCTAssertThrowsError(try call.descriptor.validate()) { error in
-                guard case .invalidHeader("X-Static", _) = error as? WebServiceError else { return XCTFail("\(error)") }
+                guard case .invalidHeader("X-Static", _) = (error as? WebServiceError)?.reason else {
+                    return XCTFail("\(error)")
+                }
             }
             let (client, stubs) = makeStubClient()
             await expectRefused(call, client: client, stubs: stubs, field: "X-Static")
@@ -126,7 +128,9 @@ final class HostileHeaderTests: XCTestCase {
         for name in lookAlikeNames {
             let call = WebServiceCall<Data>(relativePath: "h", headers: [name: "v"])
             XCTAssertThrowsError(try call.descriptor.validate(), name.debugDescription) { error in
-                guard case .invalidHeader(name, _) = error as? WebServiceError else { return XCTFail("\(error)") }
+                guard case .invalidHeader(name, _) = (error as? WebServiceError)?.reason else {
+                    return XCTFail("\(error)")
+                }
             }
             let (client, stubs) = makeStubClient()
             await expectRefused(call, client: client, stubs: stubs, field: name)
@@ -210,7 +214,7 @@ final class HostileHeaderTests: XCTestCase {
                 _ = try await client.response(for: WebServiceCall<Data>(relativePath: "h"))
                 XCTFail("sent")
             } catch {
-                guard case .authentication(let reason) = error else { return XCTFail("\(error)") }
+                guard case .authentication(let reason) = error.reason else { return XCTFail("\(error)") }
                 XCTAssertFalse(reason.contains(password), "the reason never quotes the password")
             }
             XCTAssertTrue(stubs.requests.isEmpty)
@@ -259,7 +263,7 @@ final class HostileHeaderTests: XCTestCase {
                 _ = try await client.response(for: WebServiceCall<Data>(relativePath: "d"))
                 XCTFail("a user name with control characters was sent")
             } catch {
-                guard case .invalidHeader("Authorization", _) = error else { return XCTFail("\(error)") }
+                guard case .invalidHeader("Authorization", _) = error.reason else { return XCTFail("\(error)") }
             }
             XCTAssertEqual(stubs.requests.count, 1, "only the unauthenticated request went out")
             XCTAssertTrue(noInjectionReached(stubs))
@@ -323,7 +327,7 @@ final class HostileHeaderTests: XCTestCase {
                 _ = try await client.perform(endpoint, .subtract, [42, 23])
                 XCTFail("sent")
             } catch {
-                guard case .invalidHeader("X-Rpc", _) = error else { return XCTFail("\(error)") }
+                guard case .invalidHeader("X-Rpc", _) = error.reason else { return XCTFail("\(error)") }
             }
             XCTAssertTrue(stubs.requests.isEmpty)
         }
@@ -342,7 +346,7 @@ final class HostileHeaderTests: XCTestCase {
                     _ = try await client.response(for: call)
                     XCTFail("a validator with CR, LF or NUL was accepted")
                 } catch {
-                    guard case .transport(let failure) = error, failure.code == .badServerResponse else {
+                    guard case .transport(let failure) = error.reason, failure.code == .badServerResponse else {
                         return XCTFail("\(error)")
                     }
                 }

@@ -18,7 +18,7 @@ final class HostileTemplateTests: XCTestCase {
             XCTFail("the descriptor was accepted", file: file, line: line)
             return nil
         } catch {
-            guard case .invalidCall(let reason) = error else {
+            guard case .invalidCall(let reason) = error.reason else {
                 XCTFail("\(error)", file: file, line: line)
                 return nil
             }
@@ -40,7 +40,7 @@ final class HostileTemplateTests: XCTestCase {
             // Performing it reports the same error and sends nothing.
             let (client, stubs) = makeStubClient()
             let result = await sentRequest(call, [], client: client)
-            guard case .invalidCall? = result.failure else { return XCTFail("\(result)") }
+            guard case .invalidCall? = result.failure?.reason else { return XCTFail("\(result)") }
             XCTAssertTrue(stubs.requests.isEmpty)
         }
     }
@@ -83,7 +83,7 @@ final class HostileTemplateTests: XCTestCase {
         for value in ["Bearer \(secret)%%", "Bearer %%\(secret)%%", "Bearer \(secret)%%0"] {
             let call = WebServiceCall<Data>(relativePath: "h", headers: ["Authorization": value])
             XCTAssertThrowsError(try call.descriptor.validate()) { error in
-                guard case .invalidHeader("Authorization", _) = error as? WebServiceError else {
+                guard case .invalidHeader("Authorization", _) = (error as? WebServiceError)?.reason else {
                     return XCTFail("\(error)")
                 }
                 for text in [
@@ -126,7 +126,7 @@ final class HostileTemplateTests: XCTestCase {
         }
         for dots in [".", ".."] {
             let result = await sentRequest(call, [dots])
-            guard case .invalidArguments(0, _)? = result.failure else { return XCTFail("\(result)") }
+            guard case .invalidArguments(0, _)? = result.failure?.reason else { return XCTFail("\(result)") }
         }
     }
 

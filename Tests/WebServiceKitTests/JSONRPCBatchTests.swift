@@ -72,7 +72,7 @@ final class JSONRPCBatchTests: XCTestCase {
         XCTAssertEqual(try response.value(for: fine), 2)
         XCTAssertEqual(response.result(for: absent).failure?.jsonRPCResponseError, .missingResponse(id: 2))
         XCTAssertEqual(response.result(for: twice).failure?.jsonRPCResponseError, .duplicateResponse(id: 3))
-        guard case .decoding(let failure) = response.result(for: wrongType).failure else {
+        guard case .decoding(let failure) = response.result(for: wrongType).failure?.reason else {
             return XCTFail("\(response.result(for: wrongType))")
         }
         XCTAssertTrue(failure.underlying is DecodingError, "\(failure)")
@@ -131,7 +131,7 @@ final class JSONRPCBatchTests: XCTestCase {
             _ = try await perform(batch, answer: .status(204))
             XCTFail("requests were due answers")
         } catch {
-            guard case .emptyBody(204) = error else { return XCTFail("\(error)") }
+            guard case .emptyBody(204) = error.reason else { return XCTFail("\(error)") }
         }
         do {
             _ = try await perform(
@@ -157,13 +157,13 @@ final class JSONRPCBatchTests: XCTestCase {
             _ = try await client.perform(rpc, JSONRPCBatch())
             XCTFail("an empty batch is an invalid request")
         } catch {
-            guard case .invalidArguments(nil, let reason) = error else { return XCTFail("\(error)") }
+            guard case .invalidArguments(nil, let reason) = error.reason else { return XCTFail("\(error)") }
             XCTAssertTrue(reason.contains("at least one"), reason)
         }
         let delivered = await withCheckedContinuation { continuation in
             client.perform(rpc, JSONRPCBatch()) { continuation.resume(returning: $0) }
         }
-        guard case .invalidArguments = delivered.failure else { return XCTFail("\(delivered)") }
+        guard case .invalidArguments = delivered.failure?.reason else { return XCTFail("\(delivered)") }
         XCTAssertTrue(stubs.requests.isEmpty, "nothing was sent")
         // Cancelling the refused call before its failure is delivered delivers the cancellation instead.
         let queue = DispatchQueue(label: "jsonrpc.held")
@@ -173,7 +173,7 @@ final class JSONRPCBatchTests: XCTestCase {
             held.perform(rpc, JSONRPCBatch()) { continuation.resume(returning: $0) }.cancel(reason: "changed my mind")
             queue.resume()
         }
-        guard case .cancelled("changed my mind") = cancelled.failure else { return XCTFail("\(cancelled)") }
+        guard case .cancelled("changed my mind") = cancelled.failure?.reason else { return XCTFail("\(cancelled)") }
     }
 
     func testBatchOfNotificationsOnlyExpectsNoBody() async throws {
@@ -215,7 +215,7 @@ final class JSONRPCBatchTests: XCTestCase {
             _ = try await client.perform(JSONRPCEndpoint(relativePath: "rpc", ids: Stuck()), batch)
             XCTFail("a repeated id is refused")
         } catch {
-            guard case .invalidArguments = error else { return XCTFail("\(error)") }
+            guard case .invalidArguments = error.reason else { return XCTFail("\(error)") }
         }
         XCTAssertEqual(stubs.requests.count, 2)
     }
@@ -226,7 +226,7 @@ final class JSONRPCBatchTests: XCTestCase {
         var other = JSONRPCBatch()
         let foreign = other.add(.subtract, [1, 1])
         let (response, _) = try await perform(batch, answer: jsonStub(#"[{"jsonrpc":"2.0","result":0,"id":1}]"#))
-        guard case .invalidArguments = response.result(for: foreign).failure else {
+        guard case .invalidArguments = response.result(for: foreign).failure?.reason else {
             return XCTFail("\(response.result(for: foreign))")
         }
         XCTAssertNil(response.id(for: foreign))

@@ -98,7 +98,7 @@ final class JSONRPCCallTests: XCTestCase {
             _ = try await client.perform(JSONRPCEndpoint(relativePath: "rpc"), scalar, "hello")
             XCTFail("a string is not JSON-RPC params")
         } catch {
-            guard case .requestSerialization(let reason) = error else { return XCTFail("\(error)") }
+            guard case .requestSerialization(let reason) = error.reason else { return XCTFail("\(error)") }
             XCTAssertTrue(reason.contains("array or an object"), reason)
         }
         XCTAssertTrue(stubs.requests.isEmpty)
@@ -117,7 +117,7 @@ final class JSONRPCCallTests: XCTestCase {
             _ = try await client.perform(rpc, .subtract, [2, 1], arguments: ["acme"])
             XCTFail("one wildcard argument is missing")
         } catch {
-            guard case .invalidArguments = error else { return XCTFail("\(error)") }
+            guard case .invalidArguments = error.reason else { return XCTFail("\(error)") }
         }
         XCTAssertEqual(stubs.requests.count, 1)
     }
@@ -198,7 +198,7 @@ final class JSONRPCCallTests: XCTestCase {
             jsonStub(
                 #"{"jsonrpc":"2.0","error":{"code":-32602,"message":"Invalid params","data":{"field":"subtrahend","limits":[0,9]}},"id":1}"#
             ))
-        guard case .application(let underlying, let status) = error else {
+        guard case .application(let underlying, let status) = error?.reason else {
             return XCTFail("\(String(describing: error))")
         }
         XCTAssertEqual(status, 200)
@@ -211,7 +211,7 @@ final class JSONRPCCallTests: XCTestCase {
         XCTAssertEqual(try rpcError.decodeData(Detail.self), Detail(field: "subtrahend", limits: [0, 9]))
         XCTAssertEqual(
             error?.description,
-            #"service error (status 200): JSON-RPC error -32602 (invalid params): Invalid params; data: {"field":"subtrahend","limits":[0,9]}"#
+            #"POST https://api.example.com/v1/rpc: service error (status 200): JSON-RPC error -32602 (invalid params): Invalid params; data: {"field":"subtrahend","limits":[0,9]}"#
         )
         XCTAssertEqual(error?.statusCode, 200)
     }
@@ -229,7 +229,9 @@ final class JSONRPCCallTests: XCTestCase {
         XCTAssertEqual(error?.jsonRPCError?.code, .internalError)
         XCTAssertEqual(error?.statusCode, 500)
         let other = await failure(.text("<html>Bad gateway</html>", statusCode: 502, contentType: "text/html"))
-        guard case .unacceptableStatus(let code, _, _) = other else { return XCTFail("\(String(describing: other))") }
+        guard case .unacceptableStatus(let code, _, _) = other?.reason else {
+            return XCTFail("\(String(describing: other))")
+        }
         XCTAssertEqual(code, 502)
     }
 
@@ -253,7 +255,7 @@ final class JSONRPCCallTests: XCTestCase {
         ]
         for (body, expected) in cases {
             let error = await failure(jsonStub(body))
-            guard case .decoding(let failure) = error else {
+            guard case .decoding(let failure) = error?.reason else {
                 XCTFail("\(body): \(String(describing: error))")
                 continue
             }
@@ -262,7 +264,7 @@ final class JSONRPCCallTests: XCTestCase {
             XCTAssertFalse(failure.bodyExcerpt.isEmpty, body)
         }
         let empty = await failure(.status(204))
-        guard case .emptyBody(204) = empty else { return XCTFail("\(String(describing: empty))") }
+        guard case .emptyBody(204) = empty?.reason else { return XCTFail("\(String(describing: empty))") }
     }
 
     // MARK: Notifications
@@ -314,7 +316,7 @@ final class JSONRPCCallTests: XCTestCase {
         let refused = await withCheckedContinuation { continuation in
             client.perform(rpc, JSONRPCMethod<String, Int>("scalar"), "x") { continuation.resume(returning: $0) }
         }
-        guard case .requestSerialization = refused.failure else { return XCTFail("\(refused)") }
+        guard case .requestSerialization = refused.failure?.reason else { return XCTFail("\(refused)") }
         XCTAssertEqual(stubs.requests.count, 2, "refused params send nothing")
     }
 

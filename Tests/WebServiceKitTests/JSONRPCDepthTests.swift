@@ -111,7 +111,7 @@ final class JSONRPCDepthTests: XCTestCase {
             let body = #"{"jsonrpc":"2.0","id":1,"error":{"code":1,"message":"m","data":"# + Self.nested(levels) + "}}"
             let result = await perform(answering: body)
             guard case .failure(let error) = result else { return XCTFail("\(levels) levels: \(result)") }
-            guard case .decoding = error else { return XCTFail("\(levels) levels: \(error)") }
+            guard case .decoding = error.reason else { return XCTFail("\(levels) levels: \(error)") }
         }
     }
 

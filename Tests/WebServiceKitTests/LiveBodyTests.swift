@@ -47,7 +47,7 @@ final class LiveBodyTests: XCTestCase {
         let a = try await body.next()
         XCTAssertEqual(a, Data("a".utf8))
         let error = await failure { _ = try await body.next() }
-        guard case .transport(let urlError) = error else { return XCTFail("\(String(describing: error))") }
+        guard case .transport(let urlError) = error?.reason else { return XCTFail("\(String(describing: error))") }
         XCTAssertEqual(urlError.code, .networkConnectionLost)
     }
 
@@ -81,7 +81,7 @@ final class LiveBodyTests: XCTestCase {
         body.cancel("again")
         XCTAssertEqual(stops.current, 1)
         XCTAssertThrowsError(try body.push(Data("x".utf8))) { error in
-            guard case .cancelled(let reason) = error as? WebServiceError else { return XCTFail("\(error)") }
+            guard case .cancelled(let reason) = (error as? WebServiceError)?.reason else { return XCTFail("\(error)") }
             XCTAssertEqual(reason, "enough")
         }
         // A handler set after the cancellation runs at once.
@@ -128,7 +128,7 @@ final class LiveBodyTests: XCTestCase {
 extension WebServiceError {
     /// The stream failure this error is, if it is one.
     var streamFailure: ResponseStreamError? {
-        if case .responseStream(let failure) = self { return failure }
+        if case .responseStream(let failure) = self.reason { return failure }
         return nil
     }
 }

@@ -341,7 +341,7 @@ final class LoggingTests: XCTestCase {
             _ = try await client.perform(Self.items, 1)
             XCTFail("the transport failed")
         } catch {
-            guard case .transport(let failure) = error else { return XCTFail("\(error)") }
+            guard case .transport(let failure) = error.reason else { return XCTFail("\(error)") }
             XCTAssertEqual(failure.code, .notConnectedToInternet)
         }
         XCTAssertEqual(logger.messages.map(\.kind), [.request, .failure])

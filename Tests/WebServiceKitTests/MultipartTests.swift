@@ -78,7 +78,7 @@ final class MultipartTests: XCTestCase {
                 Self.upload, [FormData(name: "f", data: Data(), fileName: "a", contentType: "a\r\nb: c")])
             XCTFail("must refuse")
         } catch {
-            guard case .invalidHeader = error else { return XCTFail("\(error)") }
+            guard case .invalidHeader = error.reason else { return XCTFail("\(error)") }
         }
         XCTAssertTrue(stubs.requests.isEmpty)
     }
@@ -139,7 +139,7 @@ final class MultipartTests: XCTestCase {
                 _ = try await client.perform(Self.upload, [FormData(name: "f", fileURL: url)])
                 XCTFail("must fail for \(url)")
             } catch {
-                guard case .invalidArguments(_, let reason) = error else { return XCTFail("\(error)") }
+                guard case .invalidArguments(_, let reason) = error.reason else { return XCTFail("\(error)") }
                 XCTAssertTrue(reason.contains(url.path), reason)
             }
         }
@@ -180,7 +180,7 @@ final class MultipartTests: XCTestCase {
             _ = try await client.perform(Self.upload, [FormData(name: "s", inputStream: stream, length: 2_000_000)])
             XCTFail("must fail")
         } catch {
-            guard case .requestSerialization(let reason) = error else { return XCTFail("\(error)") }
+            guard case .requestSerialization(let reason) = error.reason else { return XCTFail("\(error)") }
             XCTAssertTrue(reason.contains("cannot be read again"), reason)
         }
         XCTAssertEqual(stubs.requests.count, 1)

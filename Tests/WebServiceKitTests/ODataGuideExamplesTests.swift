@@ -104,7 +104,7 @@ final class ODataGuideExamplesTests: XCTestCase {
         do {
             _ = try await client.perform(.product, ODataQuery().key(999))
         } catch {
-            if case .application(let underlying, _) = error, let error = underlying as? ODataError {
+            if case .application(let underlying, _) = error.reason, let error = underlying as? ODataError {
                 printed = "\(error.statusCode) \(error.code ?? "-") \(error.message)"
             }
         }

@@ -71,7 +71,8 @@ final class ODataPagingLoopTests: XCTestCase {
             }
             XCTFail("a loop of \(length) after \(tail) pages was not refused", file: file, line: line)
         } catch {
-            guard case .application(let underlying, let status) = error, let query = underlying as? ODataQueryError,
+            guard case .application(let underlying, let status) = error.reason,
+                let query = underlying as? ODataQueryError,
                 case .invalidValue(let reason) = query
             else {
                 XCTFail("expected the loop error, got \(error)", file: file, line: line)

@@ -132,7 +132,7 @@ final class ODataResponseTests: XCTestCase {
 
     func testBadQueryFailsTheCallWithoutSending() async {
         let result = await sentRequest(Self.productOrders, [7, "x", ODataQuery().top(-3)])
-        guard case .invalidArguments(_, let reason) = result.failure else {
+        guard case .invalidArguments(_, let reason) = result.failure?.reason else {
             return XCTFail("expected invalidArguments, got \(result)")
         }
         XCTAssertTrue(reason.contains("$top cannot be negative"), reason)
@@ -151,7 +151,8 @@ final class ODataResponseTests: XCTestCase {
             _ = try await client.perform(Self.productOrders, 1, "x", ODataQuery())
             XCTFail("expected an error")
         } catch {
-            guard case .application(let underlying, let status) = error, let odata = underlying as? ODataError else {
+            guard case .application(let underlying, let status) = error.reason, let odata = underlying as? ODataError
+            else {
                 return XCTFail("expected an ODataError, got \(error)")
             }
             XCTAssertEqual(status, 404)

@@ -82,7 +82,7 @@ final class RedirectTests: XCTestCase {
             _ = try await client.perform(WebServiceCall<Data>(relativePath: "loop"))
             XCTFail("must stop")
         } catch {
-            guard case .transport(let urlError) = error else { return XCTFail("\(error)") }
+            guard case .transport(let urlError) = error.reason else { return XCTFail("\(error)") }
             XCTAssertEqual(urlError.code, .httpTooManyRedirects)
         }
         XCTAssertEqual(stubs.requests.count, 6)

@@ -31,7 +31,7 @@ final class RequestCheckTests: XCTestCase {
     private func assertInvalidCall(
         _ error: WebServiceError?, mentioning text: String, file: StaticString = #filePath, line: UInt = #line
     ) {
-        guard case .invalidCall(let reason) = error else {
+        guard case .invalidCall(let reason) = error?.reason else {
             return XCTFail("\(String(describing: error))", file: file, line: line)
         }
         XCTAssertTrue(reason.contains(text), reason, file: file, line: line)
@@ -84,7 +84,9 @@ final class RequestCheckTests: XCTestCase {
                 fields[name] = value
                 request.allHTTPHeaderFields = fields
             }
-            guard case .invalidHeader(let refused, _) = error else { return XCTFail("\(String(describing: error))") }
+            guard case .invalidHeader(let refused, _) = error?.reason else {
+                return XCTFail("\(String(describing: error))")
+            }
             XCTAssertEqual(refused, name)
             XCTAssertTrue(stubs.requests.isEmpty)
         }
@@ -114,7 +116,7 @@ final class RequestCheckTests: XCTestCase {
     func testAValueWithCRLFSetWithSetValueOrAddValueInPrepareIsRefused() async throws {
         for value in Self.injectedValues {
             let expected = try await argumentError(value)
-            guard case .invalidHeader(let name, _) = expected else { return XCTFail("\(expected)") }
+            guard case .invalidHeader(let name, _) = expected.reason else { return XCTFail("\(expected)") }
             XCTAssertEqual(name, "X-A")
             for adds in [false, true] {
                 let (client, stubs) = makeStubClient()
@@ -128,11 +130,11 @@ final class RequestCheckTests: XCTestCase {
                         request.setValue(value, forHTTPHeaderField: "X-A")
                     }
                 }
-                guard case .invalidHeader(let refused, let reason) = error else {
+                guard case .invalidHeader(let refused, let reason) = error?.reason else {
                     return XCTFail("\(value.debugDescription), addValue \(adds): \(String(describing: error))")
                 }
                 XCTAssertEqual(refused.lowercased(), "x-a")
-                if !adds, case .invalidHeader(_, let expectedReason) = expected {
+                if !adds, case .invalidHeader(_, let expectedReason) = expected.reason {
                     XCTAssertEqual(reason, expectedReason, "the same error as from an argument")
                 }
                 XCTAssertTrue(stubs.requests.isEmpty, "\(value.debugDescription) reached the transport")
@@ -171,7 +173,7 @@ final class RequestCheckTests: XCTestCase {
                 let (client, stubs) = makeStubClient()
                 set(client)
                 let error = await failure(client)
-                guard case .invalidHeader = error else {
+                guard case .invalidHeader = error?.reason else {
                     return XCTFail("\(place), \(value.debugDescription): \(String(describing: error))")
                 }
                 XCTAssertTrue(stubs.requests.isEmpty, "\(place): \(value.debugDescription) reached the transport")

@@ -72,7 +72,7 @@ final class ResponseBodySinkTests: XCTestCase {
     func testACustomTransportsOversizedInMemoryBodyIsRefused() async {
         let client = client(limit: 100) { _, _ in TransportResponse(statusCode: 201, body: Data(count: 101)) }
         let error = await failure { _ = try await client.perform(Self.data) }
-        guard case .responseTooLarge(100, 201)? = error else {
+        guard case .responseTooLarge(100, 201)? = error?.reason else {
             return XCTFail("expected responseTooLarge, got \(String(describing: error))")
         }
     }
@@ -115,7 +115,7 @@ final class ResponseBodySinkTests: XCTestCase {
         let client = client { _, context in try Self.write(body, status: 500, chunk: 10_000, into: context) }
         let destination = directory.appendingPathComponent("error.bin")
         let error = await failure { _ = try await client.perform(Self.file, [DownloadDestination(destination)]) }
-        guard case .unacceptableStatus(500, _, let kept)? = error else {
+        guard case .unacceptableStatus(500, _, let kept)? = error?.reason else {
             return XCTFail("\(String(describing: error))")
         }
         XCTAssertEqual(kept, body.prefix(64 * 1024))
@@ -130,7 +130,7 @@ final class ResponseBodySinkTests: XCTestCase {
             return try context.responseBody.finish(TransportResponse(statusCode: 200))
         }
         let error = await failure { _ = try await client.perform(Self.data) }
-        guard case .responseTooLarge(1000, 200)? = error else {
+        guard case .responseTooLarge(1000, 200)? = error?.reason else {
             return XCTFail("expected responseTooLarge, got \(String(describing: error))")
         }
         XCTAssertFalse(appended.value, "begin throws: the transport reads no byte of the body")
@@ -147,7 +147,7 @@ final class ResponseBodySinkTests: XCTestCase {
             return try context.responseBody.finish(TransportResponse(statusCode: 200))
         }
         let error = await failure { _ = try await client.perform(Self.data) }
-        guard case .responseTooLarge(1000, 200)? = error else {
+        guard case .responseTooLarge(1000, 200)? = error?.reason else {
             return XCTFail("expected responseTooLarge, got \(String(describing: error))")
         }
         XCTAssertEqual(appends.value, 3, "the fourth 300-byte chunk passes 1000 bytes and is refused")
@@ -203,7 +203,7 @@ final class ResponseBodySinkTests: XCTestCase {
             return TransportResponse(statusCode: 200)
         }
         let error = await failure { _ = try await client.perform(Self.data) }
-        guard case .invalidCall? = error else { return XCTFail("\(String(describing: error))") }
+        guard case .invalidCall? = error?.reason else { return XCTFail("\(String(describing: error))") }
     }
 }
 

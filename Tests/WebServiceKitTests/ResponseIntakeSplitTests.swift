@@ -152,7 +152,10 @@ final class ResponseIntakeSplitTests: XCTestCase {
                 isComplete: complete, isReusable: intake.parser.leavesConnectionReusable && offset == bytes.count)
         } catch let error as URLError {
             return Outcome(error: "URLError \(error.code.rawValue): \(error.localizedDescription)")
-        } catch WebServiceError.responseTooLarge(let limit, let statusCode) {
+        } catch let error as WebServiceError {
+            guard case .responseTooLarge(let limit, let statusCode) = error.reason else {
+                return Outcome(error: "\(type(of: error)) \(error)")
+            }
             return Outcome(error: "responseTooLarge(limit: \(limit), statusCode: \(statusCode))")
         } catch {
             return Outcome(error: "\(type(of: error)) \(error)")

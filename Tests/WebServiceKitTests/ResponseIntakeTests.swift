@@ -83,7 +83,7 @@ final class ResponseIntakeTests: XCTestCase {
         let bytes = Array("HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\n".utf8)
         var intake = ResponseIntake(method: "GET", context: context(maximumSize: 10))
         XCTAssertThrowsError(try intake.take(bytes)) { error in
-            guard case .responseTooLarge(let limit, _)? = error as? WebServiceError else {
+            guard case .responseTooLarge(let limit, _)? = (error as? WebServiceError)?.reason else {
                 return XCTFail("\(error)")
             }
             XCTAssertEqual(limit, 10)

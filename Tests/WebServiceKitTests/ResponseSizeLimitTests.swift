@@ -23,7 +23,7 @@ final class ResponseSizeLimitTests: XCTestCase {
         stubs.stub(Self.call, with: .init(statusCode: 200, body: Data(count: 11)))
         let client = client(stubs, limit: 10)
         let error = await failure { _ = try await client.perform(Self.call) }
-        guard case .responseTooLarge(let limit, let statusCode)? = error else {
+        guard case .responseTooLarge(let limit, let statusCode)? = error?.reason else {
             return XCTFail("expected responseTooLarge, got \(String(describing: error))")
         }
         XCTAssertEqual(limit, 10)
@@ -31,7 +31,7 @@ final class ResponseSizeLimitTests: XCTestCase {
         XCTAssertEqual(error?.category, .ignoreData)
         XCTAssertEqual(error?.statusCode, 200)
         XCTAssertEqual(
-            error?.description,
+            error?.reason.description,
             "the response body (status 200) is larger than the 10-byte limit; reading stopped. Raise the client's "
                 + "maximumResponseBodySize (for a streamed body, the call's maximumStreamedBodySize) to accept it")
     }
@@ -58,7 +58,7 @@ final class ResponseSizeLimitTests: XCTestCase {
         let stubs = StubTransport()
         stubs.stub(Self.call, with: .init(statusCode: 500, body: Data(count: 100)))
         let error = await failure { _ = try await self.client(stubs, limit: 10).perform(Self.call) }
-        guard case .responseTooLarge(10, 500)? = error else {
+        guard case .responseTooLarge(10, 500)? = error?.reason else {
             return XCTFail("expected responseTooLarge, got \(String(describing: error))")
         }
     }
@@ -84,7 +84,7 @@ final class ResponseSizeLimitTests: XCTestCase {
         client.perform(
             Self.call, success: { _ in XCTFail("the call cannot succeed") },
             failure: { error in
-                guard case .responseTooLarge = error else { return XCTFail("\(error)") }
+                guard case .responseTooLarge = error.reason else { return XCTFail("\(error)") }
                 delivered.fulfill()
             })
         wait(for: [delivered], timeout: 60)

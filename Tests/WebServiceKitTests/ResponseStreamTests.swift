@@ -53,7 +53,7 @@ final class ResponseStreamTests: XCTestCase {
         var received: [Tick] = []
         let error = await failure { for try await tick in stream { received.append(tick) } }
         XCTAssertEqual(received, [Tick(n: 1), Tick(n: 2)])
-        guard case .decoding(let decoding) = error else { return XCTFail("\(String(describing: error))") }
+        guard case .decoding(let decoding) = error?.reason else { return XCTFail("\(String(describing: error))") }
         XCTAssertTrue(decoding.bodyExcerpt.contains("three"), decoding.bodyExcerpt)
         XCTAssertEqual(decoding.statusCode, 200)
     }
@@ -83,7 +83,7 @@ final class ResponseStreamTests: XCTestCase {
         let (client, stubs) = makeStubClient()
         stubs.stub(Self.lines, with: .text("quota exceeded", statusCode: 429))
         let error = await failure { _ = try await client.stream(Self.lines) }
-        guard case .unacceptableStatus(let code, _, let body) = error else {
+        guard case .unacceptableStatus(let code, _, let body) = error?.reason else {
             return XCTFail("\(String(describing: error))")
         }
         XCTAssertEqual(code, 429)
@@ -105,7 +105,7 @@ final class ResponseStreamTests: XCTestCase {
         let first = try await collect(stream)
         XCTAssertEqual(first, ["a", "b"])
         let error = await failure { _ = try await self.collect(stream) }
-        guard case .invalidCall = error else { return XCTFail("\(String(describing: error))") }
+        guard case .invalidCall = error?.reason else { return XCTFail("\(String(describing: error))") }
     }
 
     func testPerformReadsAStreamCallWholeAndGivesAStreamOverIt() async throws {
@@ -143,7 +143,7 @@ final class ResponseStreamTests: XCTestCase {
         let odd = WebServiceCall<ResponseStream<String>>(
             relativePath: "x", serializer: OtherSerializer())
         let error = await failure { _ = try await client.stream(odd) }
-        guard case .invalidCall = error else { return XCTFail("\(String(describing: error))") }
+        guard case .invalidCall = error?.reason else { return XCTFail("\(String(describing: error))") }
     }
 
     func testABadBufferSizeIsAnInvalidCall() async throws {

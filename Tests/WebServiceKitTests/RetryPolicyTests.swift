@@ -202,7 +202,7 @@ final class RetryPolicyTests: XCTestCase {
             _ = try await client.perform(badURL)
             XCTFail("a TLS failure is not retried")
         } catch {
-            guard case .transport(let failure) = error else { return XCTFail("\(error)") }
+            guard case .transport(let failure) = error.reason else { return XCTFail("\(error)") }
             XCTAssertEqual(failure.code, .secureConnectionFailed)
         }
         XCTAssertEqual(stubs.requests.count, 5)
@@ -268,7 +268,7 @@ final class RetryPolicyTests: XCTestCase {
             _ = try await client.perform(long)
             XCTFail("a wait of 120 s is over the 10 s cap")
         } catch {
-            guard case .retryAfterTooLong(let refusal) = error else { return XCTFail("\(error)") }
+            guard case .retryAfterTooLong(let refusal) = error.reason else { return XCTFail("\(error)") }
             XCTAssertEqual(refusal.retryAfter, 120)
             XCTAssertEqual(refusal.limit, 10)
             XCTAssertEqual(refusal.statusCode, 503)
@@ -428,7 +428,7 @@ final class RetryPolicyTests: XCTestCase {
         await fulfillment(of: [environment.sleeping], timeout: 30)
         task.cancel(reason: "user left")
         await fulfillment(of: [failed], timeout: 30)
-        XCTAssertEqual(results.all, ["cancelled: user left"])
+        XCTAssertEqual(results.all, ["GET a: cancelled: user left"], "the callback's cancellation names its call")
         XCTAssertEqual(stubs.requests.count, 1)
         // The wait itself ended with the cancellation (the call's task was cancelled).
         let woken = expectation(description: "sleep woken")

@@ -163,7 +163,7 @@ final class RoutingTransportTests: XCTestCase {
                 _ = try await routed.client.perform(Self.get)
                 XCTFail("the request went without its policy")
             } catch {
-                guard case .transport(let urlError) = error else { return XCTFail("\(error)") }
+                guard case .transport(let urlError) = error.reason else { return XCTFail("\(error)") }
                 XCTAssertEqual(urlError.code, .secureConnectionFailed)
                 XCTAssertTrue("\(error)".contains("proxy"), "\(error)")
             }
@@ -258,7 +258,7 @@ final class RoutingTransportTests: XCTestCase {
         } catch {
             failure = error
         }
-        guard case .transport(let error)? = failure else { return XCTFail("\(String(describing: failure))") }
+        guard case .transport(let error)? = failure?.reason else { return XCTFail("\(String(describing: failure))") }
         XCTAssertEqual(error.code, .networkConnectionLost)
         XCTAssertEqual(routed.counts.http1, 1)
         XCTAssertEqual(routed.counts.session, 0)
@@ -279,7 +279,7 @@ final class RoutingTransportTests: XCTestCase {
         } catch {
             failure = error
         }
-        guard case .transport(let error)? = failure else { return XCTFail("\(String(describing: failure))") }
+        guard case .transport(let error)? = failure?.reason else { return XCTFail("\(String(describing: failure))") }
         XCTAssertEqual(error.code, .unsupportedURL)
     }
 

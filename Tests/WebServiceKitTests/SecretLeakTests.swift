@@ -108,7 +108,7 @@ final class SecretLeakTests: XCTestCase {
                 WebServiceCall<LeakProfile>(relativePath: "me?token=%%0%%"), "query-token-ffffff")
             XCTFail("decoded")
         } catch {
-            guard case .decoding(let failure) = error else { return XCTFail("\(error)") }
+            guard case .decoding(let failure) = error.reason else { return XCTFail("\(error)") }
             XCTAssertTrue(failure.bodyExcerpt.contains("\"headers\""), failure.bodyExcerpt)
             assertNoSecret(in: allDescriptions(of: error) + allDescriptions(of: failure) + [failure.bodyExcerpt])
         }
@@ -120,7 +120,7 @@ final class SecretLeakTests: XCTestCase {
             _ = try await client.perform(WebServiceCall<Data>(relativePath: "me?token=%%0%%"), "query-token-ffffff")
             XCTFail("accepted")
         } catch {
-            guard case .unacceptableStatus(400, _, let body) = error else { return XCTFail("\(error)") }
+            guard case .unacceptableStatus(400, _, let body) = error.reason else { return XCTFail("\(error)") }
             let text = String(decoding: body, as: UTF8.self)
             XCTAssertTrue(text.contains(#""Authorization":"[redacted]""#), text)
             assertNoSecret(in: allDescriptions(of: error) + [text])
@@ -137,7 +137,7 @@ final class SecretLeakTests: XCTestCase {
             _ = try await client.response(for: WebServiceCall<Data>(relativePath: "me"))
             XCTFail("accepted")
         } catch {
-            guard case .unacceptableStatus(401, let headers, _) = error else { return XCTFail("\(error)") }
+            guard case .unacceptableStatus(401, let headers, _) = error.reason else { return XCTFail("\(error)") }
             XCTAssertEqual(headers["set-cookie"], "sid=set-cookie-secret-xyz", "the value itself stays readable")
             assertNoSecret(in: allDescriptions(of: error) + allDescriptions(of: headers))
         }
@@ -149,7 +149,7 @@ final class SecretLeakTests: XCTestCase {
             _ = try await offline.response(for: WebServiceCall<Data>(relativePath: "me"))
             XCTFail("succeeded")
         } catch {
-            guard case .transport = error else { return XCTFail("\(error)") }
+            guard case .transport = error.reason else { return XCTFail("\(error)") }
             assertNoSecret(in: allDescriptions(of: error))
         }
     }

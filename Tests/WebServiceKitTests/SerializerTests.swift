@@ -29,7 +29,7 @@ final class SerializerTests: XCTestCase {
         let call = WebServiceCall<Data>(
             method: .post, relativePath: "p", requestSerializer: .text, bodyCharset: .isoLatin1)
         let result = await sentRequest(call, ["Привет"])
-        guard case .requestSerialization(let reason)? = result.failure else { return XCTFail("\(result)") }
+        guard case .requestSerialization(let reason)? = result.failure?.reason else { return XCTFail("\(result)") }
         XCTAssertTrue(reason.contains("iso-8859-1"), reason)
     }
 
@@ -80,14 +80,14 @@ final class SerializerTests: XCTestCase {
             _ = try await client.perform(WebServiceCall<Int>(relativePath: "w", serializationRoot: "coord.alt"))
             XCTFail("a missing step must fail")
         } catch {
-            guard case .decoding(let failure) = error else { return XCTFail("\(error)") }
+            guard case .decoding(let failure) = error.reason else { return XCTFail("\(error)") }
             XCTAssertTrue(failure.description.contains("alt"), failure.description)
         }
         do {
             _ = try await client.perform(WebServiceCall<Int>(relativePath: "w", serializationRoot: "list.5.id"))
             XCTFail("an index past the end must fail")
         } catch {
-            guard case .decoding = error else { return XCTFail("\(error)") }
+            guard case .decoding = error.reason else { return XCTFail("\(error)") }
         }
     }
 
@@ -104,7 +104,7 @@ final class SerializerTests: XCTestCase {
                 _ = try await client.perform(WebServiceCall<Int>(relativePath: "w", serializationRoot: root))
                 XCTFail("\(root) must not find an element")
             } catch {
-                guard case .decoding = error else { return XCTFail("\(root): \(error)") }
+                guard case .decoding = error.reason else { return XCTFail("\(root): \(error)") }
             }
         }
         let second: Int = try await client.perform(WebServiceCall<Int>(relativePath: "w", serializationRoot: "list.1"))
@@ -138,7 +138,7 @@ final class SerializerTests: XCTestCase {
             _ = try await client.perform(WebServiceCall<Person>(relativePath: "e"))
             XCTFail("a non-optional value needs a body")
         } catch {
-            guard case .emptyBody(204) = error else { return XCTFail("\(error)") }
+            guard case .emptyBody(204) = error.reason else { return XCTFail("\(error)") }
         }
     }
 
@@ -148,7 +148,7 @@ final class SerializerTests: XCTestCase {
             _ = try await client.perform(WebServiceCall<Person>(relativePath: "h"))
             XCTFail("must not decode")
         } catch {
-            guard case .decoding(let failure) = error else { return XCTFail("\(error)") }
+            guard case .decoding(let failure) = error.reason else { return XCTFail("\(error)") }
             XCTAssertEqual(failure.bodyExcerpt, "<html>not json</html>")
             XCTAssertEqual(failure.statusCode, 200)
             XCTAssertTrue(error.description.contains("<html>not json</html>"), error.description)
@@ -161,7 +161,7 @@ final class SerializerTests: XCTestCase {
             _ = try await client.perform(WebServiceCall<Person>(relativePath: "h"))
             XCTFail("must not decode")
         } catch {
-            guard case .decoding(let failure) = error else { return XCTFail("\(error)") }
+            guard case .decoding(let failure) = error.reason else { return XCTFail("\(error)") }
             XCTAssertEqual(failure.bodyExcerpt.count, 257)
             XCTAssertTrue(failure.bodyExcerpt.hasSuffix("…"))
         }

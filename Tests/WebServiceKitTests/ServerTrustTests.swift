@@ -253,7 +253,7 @@ final class ServerTrustTests: XCTestCase {
         let reason = "SSL certificate problem: certificate has expired"
         let unknown = URLError(.unknown, userInfo: [NSLocalizedDescriptionKey: reason])
         let error = WebServiceError(transportError: unknown)
-        guard case .transport(let mapped) = error else { return XCTFail("\(error)") }
+        guard case .transport(let mapped) = error.reason else { return XCTFail("\(error)") }
         XCTAssertEqual(mapped.code, .serverCertificateHasBadDate)
         XCTAssertEqual(mapped.userInfo[NSLocalizedDescriptionKey] as? String, reason)
         XCTAssertTrue(error.isServerTrustFailure)
@@ -263,7 +263,7 @@ final class ServerTrustTests: XCTestCase {
         XCTAssertFalse(refused.isServerTrustFailure)
         XCTAssertNil(refused.serverTrustFailureReason)
         let other = URLError(.unknown, userInfo: [NSLocalizedDescriptionKey: "something else"])
-        guard case .transport(let same) = WebServiceError(transportError: other) else { return XCTFail() }
+        guard case .transport(let same) = WebServiceError(transportError: other).reason else { return XCTFail() }
         XCTAssertEqual(same.code, .unknown)
     }
 }

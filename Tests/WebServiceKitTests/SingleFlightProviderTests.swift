@@ -125,7 +125,9 @@ final class SingleFlightProviderTests: XCTestCase {
                 lastError = error
             }
         }
-        guard case .authentication(let reason)? = lastError else { return XCTFail("\(String(describing: lastError))") }
+        guard case .authentication(let reason)? = lastError?.reason else {
+            return XCTFail("\(String(describing: lastError))")
+        }
         XCTAssertTrue(reason.contains("stopping"), reason)
         XCTAssertEqual(login.count, 3)
     }
@@ -138,7 +140,7 @@ final class SingleFlightProviderTests: XCTestCase {
             _ = try await client.perform(WebServiceCall<String>(relativePath: "a"))
             XCTFail("must fail")
         } catch {
-            guard case .authentication(let reason) = error else { return XCTFail("\(error)") }
+            guard case .authentication(let reason) = error.reason else { return XCTFail("\(error)") }
             XCTAssertTrue(reason.contains("LoginDown"), reason)
         }
     }

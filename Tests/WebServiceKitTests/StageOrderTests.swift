@@ -114,7 +114,7 @@ final class StageOrderTests: XCTestCase {
             _ = try await client.perform(WebServiceCall<String>(relativePath: "a"))
             XCTFail("a request with a method that is not a token was sent")
         } catch {
-            guard case .invalidCall = error else { return XCTFail("\(error)") }
+            guard case .invalidCall = error.reason else { return XCTFail("\(error)") }
         }
         XCTAssertEqual(stubs.requests.count, 0)
     }

@@ -146,7 +146,7 @@ final class TypedCallTests: XCTestCase {
             _ = try await client.perform(optionalPath, nil)
             XCTFail("nil filled a path segment")
         } catch {
-            guard case .invalidArguments(0, let reason) = error else { return XCTFail("\(error)") }
+            guard case .invalidArguments(0, let reason) = error.reason else { return XCTFail("\(error)") }
             XCTAssertTrue(reason.contains("nil"), reason)
         }
     }
@@ -162,7 +162,7 @@ final class TypedCallDeclarationTests: XCTestCase {
             try call.validate()
             return nil
         } catch {
-            guard case .invalidCall(let reason) = error else { return "unexpected \(error)" }
+            guard case .invalidCall(let reason) = error.reason else { return "unexpected \(error)" }
             return reason
         }
     }
@@ -222,7 +222,7 @@ final class TypedCallDeclarationTests: XCTestCase {
             _ = try await client.perform(call, "a", 1)
             XCTFail("an invalid declaration was sent")
         } catch {
-            guard case .invalidCall(let reason) = error else { return XCTFail("\(error)") }
+            guard case .invalidCall(let reason) = error.reason else { return XCTFail("\(error)") }
             XCTAssertEqual(reason, problem(call))
         }
         XCTAssertTrue(stubs.requests.isEmpty)

@@ -25,7 +25,7 @@ final class UndecodableResponseCacheTests: XCTestCase {
             _ = try await client.perform(call)
             XCTFail("the first body is not JSON")
         } catch {
-            guard case .decoding = error else { return XCTFail("\(error)") }
+            guard case .decoding = error.reason else { return XCTFail("\(error)") }
         }
         XCTAssertEqual(cache.byteCount, 0, "the undecodable response was removed")
         let second = try await client.response(for: call)

@@ -89,7 +89,7 @@ final class WebInitializableTests: XCTestCase {
             } catch {
                 XCTAssertEqual(error.category, expected, "\(error)")
                 if expected == .application {
-                    guard case .application(let failure as ServiceFailure, _) = error else {
+                    guard case .application(let failure as ServiceFailure, _) = error.reason else {
                         XCTFail("expected the service's error, got \(error)")
                         continue
                     }

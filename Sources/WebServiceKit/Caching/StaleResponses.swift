@@ -79,7 +79,8 @@ extension CacheRules {
     /// (``WebServiceError/responseTooLarge(limit:statusCode:)``), a refused header or request,
     /// an interceptor's refusal.
     static func failure(causedBy error: WebServiceError) -> CacheFailure? {
-        guard case .transport(let underlying) = error, serverSideTransportFailures.contains(underlying.code) else {
+        guard case .transport(let underlying) = error.reason, serverSideTransportFailures.contains(underlying.code)
+        else {
             return nil
         }
         return .unreachable

@@ -63,8 +63,15 @@ struct CallLifecycle: Sendable {
         do throws(WebServiceError) {
             let validated = try await client.execute(
                 descriptor, arguments: arguments, prepare: prepare, progress: reporter, streaming: streaming)
-            result = .success(try decode(validated))
+            do throws(WebServiceError) {
+                result = .success(try decode(validated))
+            } catch {
+                result = .failure(
+                    WebServiceClient.naming(error, descriptor, request: validated.request, settings: validated.settings)
+                )
+            }
         } catch {
+            // Named by execute.
             result = .failure(error)
         }
         if let task, !task.claimDelivery() { return nil }

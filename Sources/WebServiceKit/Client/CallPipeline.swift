@@ -26,8 +26,29 @@ extension WebServiceClient {
         prepare: (any WebServiceInterceptor)?, progress: ProgressReporter, streaming: Bool = false
     ) async throws(WebServiceError) -> ValidatedResponse {
         let settings = currentSettings
-        let compiled = try descriptor.compiled.get()
-        let prepared = try prepareRequest(descriptor, compiled: compiled, arguments: arguments, settings: settings)
+        let compiled: CompiledCall
+        let prepared: PreparedRequest
+        do throws(WebServiceError) {
+            compiled = try descriptor.compiled.get()
+            prepared = try prepareRequest(descriptor, compiled: compiled, arguments: arguments, settings: settings)
+        } catch {
+            // Every error of a call is named once, here (and in CallLifecycle for decoding).
+            throw Self.naming(error, descriptor, request: nil, settings: settings)
+        }
+        do throws(WebServiceError) {
+            return try await execute(
+                descriptor, compiled: compiled, prepared: prepared, prepare: prepare, progress: progress,
+                streaming: streaming, settings: settings)
+        } catch {
+            throw Self.naming(error, descriptor, request: prepared.request, settings: settings)
+        }
+    }
+
+    /// ``execute(_:arguments:prepare:progress:streaming:)`` once its request is built.
+    private func execute(
+        _ descriptor: CallDescriptor, compiled: CompiledCall, prepared: PreparedRequest,
+        prepare: (any WebServiceInterceptor)?, progress: ProgressReporter, streaming: Bool, settings: Settings
+    ) async throws(WebServiceError) -> ValidatedResponse {
         var interceptors = settings.interceptors
         if let prepare { interceptors.append(prepare) }
         progress.attach(simple: prepared.progress, rich: prepared.transferProgress)

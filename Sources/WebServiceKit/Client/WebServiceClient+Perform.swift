@@ -52,7 +52,7 @@ extension WebServiceClient {
         completion: @escaping @Sendable (Result<WebServiceResponse<Response>, WebServiceError>) -> Void
     ) -> WebServiceTask {
         let lifecycle = CallLifecycle(callbacksOf: self, progress: progress) { reason in
-            completion(.failure(.cancelled(reason: reason)))
+            completion(.failure(self.failure(.cancelled(reason: reason), of: call.descriptor)))
         }
         let interceptor = prepare.map(PrepareInterceptor.init)
         return lifecycle.start {

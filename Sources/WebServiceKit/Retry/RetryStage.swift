@@ -105,8 +105,10 @@ struct RetryStage: CallStage {
                 policy.retriedStatusCodes.contains(answer.response.statusCode)
             else { return nil }
             return "status \(answer.response.statusCode)"
-        case .failure(.transport(let error)):
-            guard policy.retriedFailures.contains(error.code) else { return nil }
+        case .failure(let failure):
+            guard case .transport(let error) = failure.reason, policy.retriedFailures.contains(error.code) else {
+                return nil
+            }
             if error.code == .timedOut, headArrived { return nil }
             // Named by its code: the error's own text may hold the URL, which the log redacts.
             switch error.code {
@@ -115,8 +117,6 @@ struct RetryStage: CallStage {
             case .timedOut: return "timeout before the response"
             default: return "URLError \(error.code.rawValue)"
             }
-        case .failure:
-            return nil
         }
     }
 }

@@ -61,7 +61,7 @@ public struct EventStreamReconnection: Sendable {
     /// Whether `error`, which ended a connection or a reconnection before its head, is the
     /// connection's (a network failure, a timeout): only those reconnect.
     static func reconnects(after error: WebServiceError) -> Bool {
-        if case .transport = error { return true }
+        if case .transport = error.reason { return true }
         return false
     }
 }

@@ -187,7 +187,7 @@ final class LiveBody: Sendable {
         }
         guard let wait else { return }
         if wait > 0 { return scheduleIdleCheck(after: wait, period: period) }
-        stop(.transport(URLError(.timedOut, reason: "no byte of the streamed body for \(period) s")))
+        stop(.transport(.timedOut(TimeoutFailure(phase: .betweenStreamedPieces, limit: period))))
     }
 
     // MARK: The consumer's side

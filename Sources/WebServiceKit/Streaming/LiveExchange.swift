@@ -62,7 +62,8 @@ enum LiveExchange {
         let deadline =
             timeout > 0
             ? DeadlineScheduler.shared.schedule(after: timeout) {
-                head.resolve(.failure(.transport(URLError(.timedOut, reason: "no response head within \(timeout) s"))))
+                head.resolve(
+                    .failure(.transport(.timedOut(TimeoutFailure(phase: .waitingForResponse, limit: timeout)))))
             } : nil
         let outcome = await withTaskCancellationHandler {
             await head.value()

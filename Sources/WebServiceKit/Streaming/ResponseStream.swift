@@ -91,6 +91,9 @@ final class StreamSession<Element: Sendable>: Sendable {
     /// Sends the call again with the `Last-Event-ID` given (a reconnecting event stream); `nil`
     /// for a stream that does not reconnect.
     let reconnect: (@Sendable (String) async throws(WebServiceError) -> StreamSession<Element>)?
+    /// Names an error of the stream's body with its call, as the client names every error of a
+    /// call (``WebServiceClient/failure(_:of:request:)``).
+    let naming: @Sendable (WebServiceError) -> WebServiceError
     private let state: Locked<State>
 
     /// What runs once when the stream ends, with how it ended and the body's bytes: it closes the
@@ -116,8 +119,10 @@ final class StreamSession<Element: Sendable>: Sendable {
     init(
         statusCode: Int, headers: HTTPHeaders, url: URL?, source: Source, format: StreamFormat<Element>,
         reconnect: (@Sendable (String) async throws(WebServiceError) -> StreamSession<Element>)? = nil,
-        metrics: CallMetrics? = nil, onEnd: End? = nil
+        metrics: CallMetrics? = nil, naming: @escaping @Sendable (WebServiceError) -> WebServiceError = { $0 },
+        onEnd: End? = nil
     ) {
+        self.naming = naming
         self.statusCode = statusCode
         self.headers = headers
         self.url = url
@@ -222,7 +227,7 @@ final class StreamSession<Element: Sendable>: Sendable {
             switch outcome {
             case .success: body.finish(nil)
             case .failure(let error):
-                if case .cancelled(let reason) = error { body.cancel(reason) } else { body.cancel(nil) }
+                if case .cancelled(let reason) = error.reason { body.cancel(reason) } else { body.cancel(nil) }
             }
             bytes = body.receivedByteCount
         case .memory(let data):
@@ -263,6 +268,14 @@ final class StreamReader<Element: Sendable> {
     /// `false` at the end. An error comes after the elements decoded before it.
     @usableFromInline
     func refill(_ buffer: inout [Element]) async throws(WebServiceError) -> Bool {
+        do throws(WebServiceError) {
+            return try await refillElements(&buffer)
+        } catch {
+            throw session.naming(error)
+        }
+    }
+
+    private func refillElements(_ buffer: inout [Element]) async throws(WebServiceError) -> Bool {
         buffer.removeAll(keepingCapacity: true)
         while buffer.isEmpty {
             if let failure {

@@ -69,6 +69,10 @@ extension WebServiceClient {
                     statusCode: response.statusCode, headers: response.headers, url: response.url,
                     source: response.live.map { .live($0) } ?? .memory(response.body), format: serializer.format,
                     reconnect: reconnect, metrics: validated.metrics?.value,
+                    naming: { error in
+                        WebServiceClient.naming(
+                            error, call.descriptor, request: validated.request, settings: validated.settings)
+                    },
                     onEnd: { outcome, bytes in
                         var failure: WebServiceError?
                         switch outcome {

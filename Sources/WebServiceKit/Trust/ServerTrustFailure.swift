@@ -71,14 +71,14 @@ extension WebServiceError {
     /// unknown root, out of date, wrong host name, or a pin that did not match), on every platform.
     /// The reason is ``serverTrustFailureReason``.
     public var isServerTrustFailure: Bool {
-        guard case .transport(let error) = self else { return false }
+        guard case .transport(let error) = reason else { return false }
         return ServerTrustFailure.isCertificateFailure(error.code)
     }
 
     /// The platform's words for a certificate failure (on Linux, libcurl's and OpenSSL's:
     /// `SSL certificate problem: certificate has expired`); `nil` for any other failure.
     public var serverTrustFailureReason: String? {
-        guard isServerTrustFailure, case .transport(let error) = self else { return nil }
+        guard isServerTrustFailure, case .transport(let error) = reason else { return nil }
         return error.userInfo[NSLocalizedDescriptionKey] as? String ?? error.localizedDescription
     }
 }

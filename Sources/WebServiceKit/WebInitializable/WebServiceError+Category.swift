@@ -32,7 +32,7 @@ extension WebServiceError {
 
     /// The error's ``Category``.
     public var category: Category {
-        switch self {
+        switch reason {
         case .invalidCall, .invalidArguments, .invalidHeader, .requestSerialization, .intercepted:
             return .invalidRequest
         case .transport: return .network

@@ -121,7 +121,7 @@ enum ResponseIntakeTarget {
         if let error = error as? URLError {
             return "URLError \(error.code.rawValue): \(error.localizedDescription)"
         }
-        if case .responseTooLarge(let limit, let statusCode)? = error as? WebServiceError {
+        if case .responseTooLarge(let limit, let statusCode)? = (error as? WebServiceError)?.reason {
             return "WebServiceError.responseTooLarge(limit: \(limit), statusCode: \(statusCode))"
         }
         if let error = error as? WebServiceError { return "WebServiceError \(error)" }

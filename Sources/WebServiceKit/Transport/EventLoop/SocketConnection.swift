@@ -232,18 +232,8 @@ extension URLError {
     /// write, whatever its timers say: a timer may run late on a busy thread, and a request written
     /// after its call failed (a POST the server then processes) must never happen.
     static func timedOutBeforeTheRequest(timeout: TimeInterval) -> URLError {
-        URLError(
-            .timedOut,
-            reason:
-                "the call's timeout\(amount(timeout)) passed before its request was written (while connecting); "
-                + "nothing was sent. Raise the call's timeout (the descriptor's timeout or "
-                + "WebServiceRequest.timeoutInterval)")
-    }
-
-    /// ` of 10 s`, ` of 2.5 s`: a timeout for a message; empty for none (0 or less).
-    static func amount(_ timeout: TimeInterval) -> String {
-        guard timeout > 0, timeout.isFinite else { return "" }
-        let seconds = timeout == timeout.rounded() && timeout < 1e9 ? "\(Int(timeout))" : "\(timeout)"
-        return " of \(seconds) s"
+        .timedOut(
+            TimeoutFailure(phase: .connecting, limit: timeout),
+            detail: "Its request was not written: nothing was sent")
     }
 }

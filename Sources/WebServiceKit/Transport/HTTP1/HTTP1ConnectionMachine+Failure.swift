@@ -8,13 +8,21 @@ extension HTTP1ConnectionMachine.Failure {
         case .reported: reported ?? URLError(.unknown)
         case .cancelled: URLError(.cancelled)
         case .timedOutBeforeTheRequest: URLError.timedOutBeforeTheRequest(timeout: timeout)
-        case .timedOut(let phase):
-            URLError(
-                .timedOut,
-                reason: "the call's timeout\(URLError.amount(timeout)) passed while \(phase.rawValue). Raise the "
-                    + "call's timeout (the descriptor's timeout or WebServiceRequest.timeoutInterval)")
+        case .timedOut(let phase): URLError.timedOut(TimeoutFailure(phase: phase.timeoutPhase, limit: timeout))
         case .connectionLost(let reason): URLError(.networkConnectionLost, reason: reason)
         case .closedBeforeAnswering(let reason): HTTP1Transport.closedBeforeAnswering(method, reason: reason)
+        }
+    }
+}
+
+extension HTTP1ConnectionMachine.Phase {
+    /// The phase as a timeout names it to the user.
+    var timeoutPhase: TimeoutFailure.Phase {
+        switch self {
+        case .connecting: .connecting
+        case .sending: .sending
+        case .waiting: .waitingForResponse
+        case .receiving: .receiving
         }
     }
 }

@@ -275,13 +275,12 @@ final class ConnectionPool: Sendable {
     static func waitTimedOut(for origin: String, in state: State) -> URLError {
         let limits = state.limits
         let perOrigin = limits.perOrigin == .max ? "no cap" : "cap \(limits.perOrigin)"
-        return URLError(
-            .timedOut,
-            reason:
-                "the call's timeout passed while it waited for a connection to \(origin): \(state.openCount(for: origin)) "
-                + "open to it (\(perOrigin) per origin), \(state.openCount) of \(limits.total) in all, "
-                + "\(state.waitingCount) calls still waiting; raise the call's timeout, or "
-                + "HTTP1Transport.ConnectionLimits (perOrigin, total)")
+        return .timedOut(
+            TimeoutFailure(
+                phase: .waitingForConnection, limit: nil,
+                setting: "the call's timeout, or HTTP1Transport.ConnectionLimits (perOrigin, total)"),
+            detail: "Connections to \(origin): \(state.openCount(for: origin)) open (\(perOrigin) per origin), "
+                + "\(state.openCount) of \(limits.total) in all, \(state.waitingCount) calls still waiting")
     }
 
     /// Does, under the lock, the part of `actions` that is bookkeeping: grants are matched with
