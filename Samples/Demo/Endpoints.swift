@@ -30,6 +30,24 @@ extension TypedCall where Arguments == ArgumentList<String, String, String>, Bod
             headers: ["Accept": "application/json", "X-Trace": "%%2%%"]))
 }
 
+/// The filters of a search, sent as query items: one member, one item.
+struct SearchFilter: Encodable, Sendable {
+    let language: String
+    let page: Int?
+    let topics: [String]
+}
+
+/// Only the URL httpbin received.
+struct URLEcho: Decodable, Sendable {
+    let url: String
+}
+
+extension TypedCall where Arguments == ArgumentList<String, SearchFilter>, Body == NoBody, Response == URLEcho {
+    /// GET anything/filtered?q={query}&{the filter's members}: a lone wildcard takes a set of items.
+    static let filteredSearch = TypedCall(
+        .init(name: "filteredSearch", relativePath: "anything/filtered?q=%%0%%&%%1%%"))
+}
+
 extension TypedCall where Arguments == ArgumentList<>, Body == Note, Response == PostEcho {
     /// POST a note as JSON: the body is typed, passed as `body:`.
     static let createNote = TypedCall(.init(name: "createNote", method: .post, relativePath: "post"))

@@ -65,6 +65,16 @@ do {
     print("a declaration that does not fit its template: \(error)")
 }
 
+// 2c. Query items from a value: the members of an Encodable (nil dropped, lists repeated).
+section("query items from a value: SearchFilter(language: \"c++\", page: nil, topics: [http, ios])")
+do {
+    let echo = try await client.perform(
+        .filteredSearch, "kit", SearchFilter(language: "c++", page: nil, topics: ["http", "ios"]))
+    print("server saw \(echo.url)")
+} catch {
+    print("failed: \(error)")
+}
+
 // 3. serializationRoot: decode one value out of a larger document.
 section("serializationRoot: slideshow.title of /json")
 do {

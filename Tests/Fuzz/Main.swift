@@ -33,6 +33,7 @@ let fuzzTargets: [(name: String, run: @Sendable ([UInt8]) -> Void)] = [
     ("tls-session", TLSSessionTarget.run),
     ("proxy-tunnel", ProxyTunnelTarget.run),
     ("json-body", JSONBodyTarget.run),
+    ("query-items", QueryItemsTarget.run),
 ]
 
 /// The target `WEBSERVICEKIT_FUZZ_TARGET` names; `nil` when it names none.

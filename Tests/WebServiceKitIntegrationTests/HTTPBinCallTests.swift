@@ -39,6 +39,36 @@ final class HTTPBinCallTests: XCTestCase {
         }
     }
 
+    /// Query items from an `Encodable` value, read back by httpbin's query parser (Werkzeug's): each
+    /// name and value arrives as the text it was, lists repeated or comma-separated.
+    func testQueryParametersArriveAsTheyWere() async throws {
+        struct Filter: Encodable, Sendable {
+            let text: String
+            let plus: String
+            let missing: Int?
+            let tags: [String]
+            let when: Date
+        }
+        let client = try HTTPBin.client()
+        let search = WebServiceCall<Echo>(relativePath: "anything/search?q=%%0%%&%%1%%")
+        let tricky = "a b&c=d+e %41 é/?#"
+        let filter = Filter(
+            text: tricky, plus: "1+1=2", missing: nil, tags: ["x y", "z&w"], when: Date(timeIntervalSince1970: 86_400))
+        let echo = try await client.perform(search, "swift", filter)
+        XCTAssertEqual(echo.args["q"], .one("swift"))
+        XCTAssertEqual(echo.args["text"], .one(tricky))
+        XCTAssertEqual(echo.args["plus"], .one("1+1=2"))
+        XCTAssertNil(echo.args["missing"])
+        XCTAssertEqual(echo.args["tags"], .many(["x y", "z&w"]))
+        XCTAssertEqual(echo.args["when"], .one("1970-01-02T00:00:00Z"))
+        let comma = try await client.perform(search, "s", QueryParameters(encoding: filter, lists: .commaSeparated))
+        XCTAssertEqual(comma.args["tags"], .one("x y,z&w"))
+        let names: [String: any Sendable] = ["a&b": "1", "c d": ["2", "3"]]
+        let dictionary = try await client.perform(search, "s", names)
+        XCTAssertEqual(dictionary.args["a&b"], .one("1"))
+        XCTAssertEqual(dictionary.args["c d"], .many(["2", "3"]))
+    }
+
     func testHeadOptionsAndTrace() async throws {
         let client = try HTTPBin.client()
         let head = try await client.response(

@@ -212,7 +212,7 @@ final class RetryIntegrationTests: XCTestCase {
         let failed = expectation(description: "failure")
         let task = client.perform(call, [], success: { _ in XCTFail("cancelled") }) { error in
             XCTAssertEqual(error.isCancelled, true)
-            XCTAssertEqual("\(error)", "cancelled: stop")
+            XCTAssertEqual(error.reason.description, "cancelled: stop")
             failed.fulfill()
         }
         await fulfillment(of: [environment.sleeping], timeout: 30)

@@ -864,6 +864,36 @@ final class DocumentationExamplesTests: XCTestCase {
         }
     }
 
+    func testQueryItemsFromAValue() throws {
+        struct RepoFilter: Encodable, Sendable {
+            let language: String
+            let page: Int?
+            let topics: [String]
+        }
+        let client = WebServiceClient(serviceRoot: URL(string: "https://api.example.com/")!)
+        let filtered = WebServiceCall<[Repo]>(relativePath: "search?q=%%0%%&%%1%%")
+
+        let url = try client.request(
+            for: filtered, arguments: ["kit", RepoFilter(language: "swift", page: nil, topics: ["http", "ios"])]
+        ).url!
+        // https://api.example.com/search?q=kit&language=swift&topics=http&topics=ios
+        let commas = try client.request(
+            for: filtered,
+            arguments: [
+                "kit",
+                QueryParameters(
+                    encoding: RepoFilter(language: "c++", page: 2, topics: ["a", "b"]), lists: .commaSeparated),
+            ]
+        ).url!
+        // https://api.example.com/search?q=kit&language=c%2B%2B&page=2&topics=a,b
+        let dictionary = try client.request(for: filtered, arguments: ["kit", ["sort": "stars", "order": "desc"]]).url!
+        // https://api.example.com/search?q=kit&order=desc&sort=stars
+
+        XCTAssertEqual(url.absoluteString, "https://api.example.com/search?q=kit&language=swift&topics=http&topics=ios")
+        XCTAssertEqual(commas.absoluteString, "https://api.example.com/search?q=kit&language=c%2B%2B&page=2&topics=a,b")
+        XCTAssertEqual(dictionary.absoluteString, "https://api.example.com/search?q=kit&order=desc&sort=stars")
+    }
+
     func testPreEncodedPath() throws {
         let client = WebServiceClient(serviceRoot: URL(string: "https://api.example.com/")!)
         let file = WebServiceCall<Data>(relativePath: "files/%%0%%")

@@ -37,6 +37,18 @@ struct ArgumentBinder {
         return value
     }
 
+    /// The argument at `index` as a set of query items, for a query item that is a lone wildcard
+    /// (`?%%0%%`): a ``QueryParameters``, a dictionary, or an `Encodable` value that does not fill
+    /// a wildcard as text. `nil` for an argument that does (text, a number, `nil`…), which names
+    /// an item without a value, as it always did.
+    func queryParameters(_ index: Int) throws(WebServiceError) -> QueryParameters? {
+        let argument = try take(index, for: "%%\(index)%% in the query")
+        if let parameters = argument as? QueryParameters { return parameters }
+        if WildcardConversion.value(of: argument) != nil { return nil }
+        guard argument is [String: Any] || argument is any Encodable else { return nil }
+        return QueryParameters(argument: argument)
+    }
+
     /// The `progressParameter` argument, in one of its two forms: which one is the only decision
     /// its run-time type makes.
     func progress() throws(WebServiceError) -> (ProgressHandler?, TransferProgressHandler?) {

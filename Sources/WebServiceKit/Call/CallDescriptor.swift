@@ -132,7 +132,8 @@ public struct CallDescriptor: Sendable {
             self.fields = fields
             compiled = Result { () throws(WebServiceError) in
                 let compiled = try CompiledCall(fields, supportsSerializationRoot: supportsSerializationRoot)
-                try signature?.check(fields, wildcardIndices: compiled.wildcardIndices)
+                try signature?.check(
+                    fields, wildcardIndices: compiled.wildcardIndices, querySetIndices: compiled.querySetIndices)
                 return compiled
             }
         }
@@ -177,6 +178,9 @@ final class CompiledCall: Sendable {
 
     /// Every wildcard index the templates use: the URL's, the headers' and the cache identifier's.
     let wildcardIndices: [Int]
+    /// The indices of the query items that are a lone wildcard (`?%%1%%`), which a
+    /// ``QueryParameters`` argument (or a dictionary, or an `Encodable` value) fills with items.
+    let querySetIndices: [Int]
 
     init(_ fields: CallFields, supportsSerializationRoot: Bool) throws(WebServiceError) {
         let method = fields.method
@@ -251,6 +255,7 @@ final class CompiledCall: Sendable {
         if let timeout = fields.timeout, !(timeout > 0) {
             throw .invalidCall("timeout must be positive; got \(timeout)")
         }
+        querySetIndices = url.query.compactMap { $0.value == nil ? $0.name.soleArgument : nil }
         wildcardIndices =
             url.argumentIndices + headerTemplates.flatMap(\.value.argumentIndices)
             + (cacheIdentifier?.argumentIndices ?? [])

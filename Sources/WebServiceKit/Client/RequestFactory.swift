@@ -161,6 +161,18 @@ struct RequestFactory {
         }
         var separator: Character = "?"
         for item in compiled.url.query {
+            if item.value == nil, let index = item.name.soleArgument,
+                let parameters = try binder.queryParameters(index)
+            {
+                for (name, value) in try parameters.encodedItems(index: index) {
+                    text.append(separator)
+                    text += name
+                    text += "="
+                    text += value
+                    separator = "&"
+                }
+                continue
+            }
             guard let name = try render(item.name, binder: binder) else { continue }
             guard let valueTemplate = item.value else {
                 text.append(separator)

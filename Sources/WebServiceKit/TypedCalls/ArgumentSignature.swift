@@ -9,6 +9,9 @@ struct ArgumentSignature: Sendable {
         let fillsWildcards: Bool
         /// Whether it is a ``DownloadDestination`` (or an `Optional` of one), which no wildcard uses.
         let isDownloadDestination: Bool
+        /// Whether it can fill a lone query wildcard with items: a ``QueryParameters``, or an
+        /// `Encodable` value (a structure, a dictionary).
+        let fillsQueryItems: Bool
     }
 
     let arguments: [Argument]
@@ -19,7 +22,8 @@ struct ArgumentSignature: Sendable {
         self.arguments = arguments.map { type in
             Argument(
                 typeName: "\(type)", fillsWildcards: WildcardConversion.accepts(type),
-                isDownloadDestination: type == DownloadDestination.self || type == DownloadDestination?.self)
+                isDownloadDestination: type == DownloadDestination.self || type == DownloadDestination?.self,
+                fillsQueryItems: type == QueryParameters.self || type is any Encodable.Type)
         }
         self.body = body.map { "\($0)" }
     }
@@ -28,8 +32,9 @@ struct ArgumentSignature: Sendable {
     var declaration: String { "ArgumentList<\(arguments.map(\.typeName).joined(separator: ", "))>" }
 
     /// Throws the first way `fields` and its parsed templates (`indices`: every wildcard index
-    /// they use) do not fit the declared arguments.
-    func check(_ fields: CallFields, wildcardIndices indices: [Int]) throws(WebServiceError) {
+    /// they use; `querySetIndices`: those of lone query wildcards, which take items) do not fit the
+    /// declared arguments.
+    func check(_ fields: CallFields, wildcardIndices indices: [Int], querySetIndices: [Int]) throws(WebServiceError) {
         let count = arguments.count
         if fields.progressParameter != nil {
             throw .invalidCall(
@@ -48,6 +53,9 @@ struct ArgumentSignature: Sendable {
         }
         let used = Set(indices)
         for (index, argument) in arguments.enumerated() {
+            let uses = indices.count { $0 == index }
+            let querySetUses = querySetIndices.count { $0 == index }
+            if querySetUses > 0, uses == querySetUses, argument.fillsQueryItems { continue }
             if used.contains(index) {
                 guard argument.fillsWildcards else {
                     throw .invalidCall(
