@@ -14,6 +14,7 @@ struct Repo: Codable, Sendable, Equatable {
 
 struct NewRepo: Codable, Sendable {
     let name: String
+    let description: String
 }
 extension TypedCall where Arguments == ArgumentList<String, String>, Body == NoBody, Response == [Repo] {
     /// GET users/{user}/repos?sort={sort}
@@ -50,7 +51,8 @@ final class TypedCallsGuideExamplesTests: XCTestCase {
 
         let repo = try await client.perform(GitHub.repo, "apple", "swift")
         let repos = try await client.perform(.userRepos, "octocat", "updated")
-        let created = try await client.perform(.createRepo, "octocat", body: NewRepo(name: "hello"))
+        let created = try await client.perform(
+            .createRepo, "octocat", body: NewRepo(name: "hello", description: "A first repository"))
         let response = try await client.response(for: .ping)
 
         XCTAssertEqual(repo, Repo(id: 7, name: "swift"))
@@ -66,7 +68,7 @@ final class TypedCallsGuideExamplesTests: XCTestCase {
                 "GET https://api.example.com/ping",
             ])
         let body = try JSONSerialization.jsonObject(with: stubs.requests[2].request.httpBody ?? Data())
-        XCTAssertEqual(body as? [String: String], ["name": "hello"])
+        XCTAssertEqual(body as? [String: String], ["name": "hello", "description": "A first repository"])
     }
 
     func testWhatIsCheckedWhen() throws {

@@ -43,44 +43,8 @@ final class CompileFailureTests: XCTestCase {
         ).filter { $0.pathExtension == "swift" }.sorted { $0.lastPathComponent < $1.lastPathComponent }
     }
 
-    /// Type-checks `file` beside the declarations, in Swift 6 mode, against the modules of the
-    /// build this test belongs to; returns `swiftc`'s status and its diagnostics.
+    /// Type-checks `file` beside the declarations.
     private func typeCheck(_ file: URL) throws -> (Int32, String) {
-        let build = try XCTUnwrap(Self.buildFolder(), "no Modules folder above \(CommandLine.arguments[0])")
-        let process = Process()
-        process.executableURL = try XCTUnwrap(Self.swiftc(), "swiftc is not on PATH")
-        process.arguments = [
-            "-typecheck", "-swift-version", "6", "-I", build.appendingPathComponent("Modules").path,
-            "-Xcc",
-            "-fmodule-map-file=" + build.appendingPathComponent("CWebServiceKitSystem.build/module.modulemap").path,
-            Self.checks.appendingPathComponent("Declarations.swift").path, file.path,
-        ]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return (process.terminationStatus, text)
-    }
-
-    /// The build folder (`.build/debug`, or the scratch path's) that holds this test binary.
-    private static func buildFolder() -> URL? {
-        var folder = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        for _ in 0..<6 {
-            if FileManager.default.fileExists(
-                atPath: folder.appendingPathComponent("Modules/WebServiceKit.swiftmodule").path)
-            {
-                return folder
-            }
-            folder.deleteLastPathComponent()
-        }
-        return nil
-    }
-
-    private static func swiftc() -> URL? {
-        let path = ProcessInfo.processInfo.environment["PATH"] ?? ""
-        return path.split(separator: ":").map { URL(fileURLWithPath: String($0)).appendingPathComponent("swiftc") }
-            .first { FileManager.default.isExecutableFile(atPath: $0.path) }
+        try SwiftCompiler.typeCheck([Self.checks.appendingPathComponent("Declarations.swift"), file])
     }
 }

@@ -1,0 +1,7 @@
+// What GettingStarted.md's prose stands for: a slow call, a callback call's task and the
+// service's error body.
+extension WebServiceCall where Response == Data {
+    static let slow = WebServiceCall(name: "slow", relativePath: "delay/%%0%%", timeout: 10)
+}
+let task = client.perform(.userRepos, ["octocat", "updated"], success: { _ in }, failure: { _ in })
+struct ServiceFailure: Error, Decodable, Sendable { let message: String }

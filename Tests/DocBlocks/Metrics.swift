@@ -1,0 +1,12 @@
+// What Metrics.md's prose stands for: where an app keeps its figures, and, in a transport of its
+// own, the context it was given and what it measured.
+final class Stats: @unchecked Sendable {
+    func record(_ metrics: CallMetrics) {}
+}
+let stats = Stats()
+let statsQueue = DispatchQueue(label: "stats")
+nonisolated(unsafe) var context: TransportContext! = nil
+let reused = false
+let firstByte = Duration.milliseconds(10)
+let written: Int64 = 120
+let read: Int64 = 4_096

@@ -1,0 +1,42 @@
+import Foundation
+import XCTest
+
+/// `swiftc` run by a test against the modules of the build the test belongs to, in Swift 6 mode:
+/// the compile checks of typed calls and of the guides' code blocks.
+enum SwiftCompiler {
+    /// Type-checks `files` (one module); `swiftc`'s status and diagnostics.
+    static func typeCheck(_ files: [URL]) throws -> (Int32, String) {
+        let build = try XCTUnwrap(buildFolder(), "no Modules folder above \(CommandLine.arguments[0])")
+        let process = Process()
+        process.executableURL = try XCTUnwrap(swiftc(), "swiftc is not on PATH")
+        process.arguments =
+            [
+                "-typecheck", "-swift-version", "6", "-I", build.appendingPathComponent("Modules").path, "-Xcc",
+                "-fmodule-map-file=" + build.appendingPathComponent("CWebServiceKitSystem.build/module.modulemap").path,
+            ] + files.map(\.path)
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return (process.terminationStatus, text)
+    }
+
+    /// The build folder (`.build/debug`, or the scratch path's) that holds this test binary.
+    private static func buildFolder() -> URL? {
+        var folder = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        for _ in 0..<6 {
+            let module = folder.appendingPathComponent("Modules/WebServiceKit.swiftmodule")
+            if FileManager.default.fileExists(atPath: module.path) { return folder }
+            folder.deleteLastPathComponent()
+        }
+        return nil
+    }
+
+    private static func swiftc() -> URL? {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? ""
+        return path.split(separator: ":").map { URL(fileURLWithPath: String($0)).appendingPathComponent("swiftc") }
+            .first { FileManager.default.isExecutableFile(atPath: $0.path) }
+    }
+}
