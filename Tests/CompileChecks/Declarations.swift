@@ -2,6 +2,7 @@
 // file of Compiles/ must (CompileFailureTests builds them one by one against the library).
 import Foundation
 import WebServiceKit
+import WebServiceKitJSONRPC
 
 struct Repo: Codable, Sendable { let name: String }
 struct Note: Codable, Sendable { let title: String }
@@ -16,4 +17,9 @@ extension TypedCall where Arguments == ArgumentList<String>, Body == Note, Respo
 
 extension TypedCall where Arguments == ArgumentList<String>, Body == NoBody, Response == ResponseStream<String> {
     static let feed = TypedCall(.init(relativePath: "feeds/%%0%%", stream: .lines))
+}
+
+enum Billing {
+    static let rpc = TypedJSONRPCEndpoint<ArgumentList<String>>(JSONRPCEndpoint(relativePath: "tenants/%%0%%/rpc"))
+    static let total = JSONRPCMethod<[Int], Int>("total")
 }

@@ -178,6 +178,22 @@ final class ErrorNamingTests: XCTestCase {
         XCTAssertEqual(rows().count, Self.everyReason.count)
     }
 
+    /// The refusals made before a call starts name it too: a blocking call inside a task, a
+    /// stream of a call made without a stream format.
+    func testRefusalsBeforeTheCallNameIt() async {
+        let (client, _) = makeStubClient()
+        let call = WebServiceCall<Data>(name: "blocking", relativePath: "b")
+        let blocked = await Self.failure { _ = try client.performSynchronously(call) }
+        XCTAssertEqual(blocked?.call?.name, "blocking")
+        XCTAssertTrue(blocked?.description.hasPrefix("blocking (GET b): invalid call descriptor: ") == true)
+        let notAStream = WebServiceCall<ResponseStream<String>>(
+            name: "notAStream", relativePath: "s", serializer: StreamSerializerStandIn())
+        let refused = await Self.failure { _ = try await client.stream(notAStream) }
+        XCTAssertEqual(
+            refused?.description,
+            "notAStream (GET s): invalid call descriptor: the call was not made with a StreamFormat (init(_:stream:))")
+    }
+
     /// A call without a name of its own is named by its method and URL alone.
     func testADescriptorWithoutANameIsItsMethodAndURL() async {
         let (client, stubs) = makeStubClient()
@@ -287,5 +303,12 @@ final class ErrorNamingTests: XCTestCase {
         case .retryAfterTooLong: "retryAfterTooLong"
         case .responseStream: "responseStream"
         }
+    }
+}
+
+/// A serializer of `ResponseStream` values that is not the library's stream format.
+private struct StreamSerializerStandIn: ResponseSerializer {
+    func deserialize(_ body: Data, context: ResponseContext) throws -> ResponseStream<String> {
+        throw CancellationError()
     }
 }

@@ -160,10 +160,13 @@ extension WebServiceClient {
         _ call: WebServiceCall<Response>, _ arguments: [any Sendable] = []
     ) throws(WebServiceError) -> WebServiceResponse<Response> {
         if isOnCallbackQueue {
-            throw .invalidCall("performSynchronously would deadlock on the client's callback queue")
+            throw failure(
+                .invalidCall("performSynchronously would deadlock on the client's callback queue"), of: call.descriptor)
         }
         if withUnsafeCurrentTask(body: { $0 != nil }) {
-            throw .invalidCall("performSynchronously would block a Swift concurrency thread; use `await perform`")
+            throw failure(
+                .invalidCall("performSynchronously would block a Swift concurrency thread; use `await perform`"),
+                of: call.descriptor)
         }
         let done = DispatchSemaphore(value: 0)
         let outcome = Locked<Result<WebServiceResponse<Response>, WebServiceError>?>(nil)
@@ -180,7 +183,7 @@ extension WebServiceClient {
             done.signal()
         }
         done.wait()
-        guard let result = outcome.current else { throw .cancelled(reason: nil) }
+        guard let result = outcome.current else { throw failure(.cancelled(reason: nil), of: call.descriptor) }
         return try result.get()
     }
 }

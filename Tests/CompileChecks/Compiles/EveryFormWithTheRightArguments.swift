@@ -1,5 +1,6 @@
 // The twins of Fails/: the same calls with the declared arguments and body compile.
 import WebServiceKit
+import WebServiceKitJSONRPC
 
 func everyForm(_ client: WebServiceClient) async throws {
     let repos: [Repo] = try await client.perform(.userRepos, "octocat", "updated")
@@ -29,4 +30,9 @@ func untypedStillCompiles(_ client: WebServiceClient) async throws {
     let untyped = WebServiceCall<[Repo]>(relativePath: "users/%%0%%/repos?sort=%%1%%")
     _ = try await client.perform(untyped, "octocat", "updated")
     _ = try await client.perform(untyped, ["octocat", "updated"])
+}
+
+func jsonRPC(_ client: WebServiceClient) async throws {
+    let total: Int = try await client.perform(Billing.rpc, Billing.total, [1, 2], arguments: "acme")
+    _ = total
 }
