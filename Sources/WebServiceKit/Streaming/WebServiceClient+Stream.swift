@@ -40,7 +40,8 @@ extension WebServiceClient {
         progress: TransferProgressHandler? = nil
     ) async throws(WebServiceError) -> ResponseStream<Element> {
         guard let serializer = call.responseSerializer as? StreamSerializer<Element> else {
-            throw failure(.invalidCall("the call was not made with a StreamFormat (init(_:stream:))"), of: call.descriptor)
+            throw failure(
+                .invalidCall("the call was not made with a StreamFormat (init(_:stream:))"), of: call.descriptor)
         }
         // An event stream that reconnects sends the call again, with the last event ID.
         let reconnect: (@Sendable (String) async throws(WebServiceError) -> StreamSession<Element>)? =
