@@ -3,5 +3,5 @@
 extension WebServiceCall where Response == Data {
     static let slow = WebServiceCall(name: "slow", relativePath: "delay/%%0%%", timeout: 10)
 }
-let task = client.perform(.userRepos, ["octocat", "updated"], success: { _ in }, failure: { _ in })
+let task = client.perform(.userRepos, "octocat", "updated", success: { _ in }, failure: { _ in })
 struct ServiceFailure: Error, Decodable, Sendable { let message: String }

@@ -166,7 +166,10 @@ final class DocBlocksTests: XCTestCase {
                 text, named: guide.deletingPathExtension().lastPathComponent, with: also)
             checked += compiled.count
             if status != 0 {
-                XCTFail("\(guide.lastPathComponent): its blocks do not compile:\n" + Self.locate(output, origin))
+                let located = Self.locate(output, origin)
+                XCTFail(
+                    "\(guide.lastPathComponent): its blocks do not compile:\n"
+                        + (located.isEmpty ? String(output.prefix(4_000)) : located))
             }
         }
         XCTAssertGreaterThan(checked, 100)

@@ -13,12 +13,16 @@ import XCTest
 private struct Token: Decodable, Sendable { let text: String }
 private struct Prompt: Encodable, Sendable { let text: String }
 
-extension WebServiceCall where Response == ResponseStream<ServerSentEvent> {
-    fileprivate static let ticker = WebServiceCall(relativePath: "ticker/%%0%%", stream: .serverSentEvents)
+extension TypedCall
+where
+    Arguments == ArgumentList<String>, Body == NoBody,
+    Response == ResponseStream<ServerSentEvent>
+{
+    fileprivate static let ticker = TypedCall(.init(relativePath: "ticker/%%0%%", stream: .serverSentEvents))
 }
-extension WebServiceCall where Response == ResponseStream<Token> {
-    fileprivate static let complete = WebServiceCall(
-        method: .post, relativePath: "v1/complete", stream: .jsonLines(Token.self))
+extension TypedCall where Arguments == ArgumentList<>, Body == Prompt, Response == ResponseStream<Token> {
+    fileprivate static let complete = TypedCall(
+        .init(method: .post, relativePath: "v1/complete", stream: .jsonLines(Token.self)))
 }
 
 final class StreamingGuideExamplesTests: XCTestCase {
@@ -45,7 +49,7 @@ final class StreamingGuideExamplesTests: XCTestCase {
         XCTAssertEqual(stubs.requests.first?.request.url?.path, "/ticker/EURUSD")
 
         var text = ""
-        for try await token in try await client.stream(.complete, Prompt(text: "Hello")) { text += token.text }
+        for try await token in try await client.stream(.complete, body: Prompt(text: "Hello")) { text += token.text }
         XCTAssertEqual(text, "Hello")
         XCTAssertEqual(stubs.requests.last?.request.httpMethod, "POST")
     }

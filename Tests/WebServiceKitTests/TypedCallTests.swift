@@ -116,6 +116,17 @@ final class TypedCallTests: XCTestCase {
         XCTAssertTrue(body.contains("name=\"b\"\r\n\r\n2\r\n--typed-boundary--"), body)
     }
 
+    func testProgressGoesToTheProgressParameterAndPrepareChangesTheRequest() async throws {
+        let (client, stubs) = makeStubClient(fallback: .text(String(repeating: "x", count: 1_000)))
+        let events = LockedEvents()
+        _ = try await client.perform(
+            .typedUpload, body: [FormData(name: "a", value: String(repeating: "y", count: 500))],
+            prepare: { request in request.setValue("1", forHTTPHeaderField: "X-Prepared") },
+            progress: { progress in events.append(progress.isFinished) })
+        XCTAssertEqual(events.all.last, true, "the progress handler saw the transfer finish")
+        XCTAssertEqual(stubs.requests.first?.request.value(forHTTPHeaderField: "X-Prepared"), "1")
+    }
+
     func testADownloadDestinationIsADeclaredArgumentThatNoWildcardUses() async throws {
         let (client, stubs) = makeStubClient(fallback: .text("hello, file"))
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("typed-\(UUID().uuidString)")
@@ -227,4 +238,12 @@ final class TypedCallDeclarationTests: XCTestCase {
         }
         XCTAssertTrue(stubs.requests.isEmpty)
     }
+}
+
+/// Progress events, gathered from the callback queue.
+private final class LockedEvents: @unchecked Sendable {
+    private let lock = NSLock()
+    private var events: [Bool] = []
+    func append(_ event: Bool) { lock.withLock { events.append(event) } }
+    var all: [Bool] { lock.withLock { events } }
 }

@@ -175,6 +175,26 @@ extension WebServiceClient {
             success: success, failure: failure)
     }
 
+    // MARK: The request
+
+    /// The request a typed call without a body would send, before interceptors and
+    /// authentication (see ``request(for:arguments:)``).
+    @inlinable
+    public func request<each Argument: Sendable, Response>(
+        for call: TypedCall<ArgumentList<repeat each Argument>, NoBody, Response>, _ arguments: repeat each Argument
+    ) throws(WebServiceError) -> WebServiceRequest {
+        try request(for: call.call, arguments: positional(repeat each arguments))
+    }
+
+    /// The request a typed call with its body would send.
+    @inlinable
+    public func request<each Argument: Sendable, Body, Response>(
+        for call: TypedCall<ArgumentList<repeat each Argument>, Body, Response>, _ arguments: repeat each Argument,
+        body: Body
+    ) throws(WebServiceError) -> WebServiceRequest {
+        try request(for: call.call, arguments: positional(repeat each arguments, body: body))
+    }
+
     // MARK: Blocking
 
     /// Performs a typed call without a body and blocks the current thread until the whole
