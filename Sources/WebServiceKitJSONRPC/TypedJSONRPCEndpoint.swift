@@ -1,5 +1,8 @@
 import Foundation
-import WebServiceKit
+
+#if canImport(WebServiceKit)
+    import WebServiceKit
+#endif
 
 /// A ``JSONRPCEndpoint`` whose wildcard arguments have types the compiler checks, as a
 /// ``TypedCall``'s do: `Arguments` is an ``ArgumentList`` of the types that fill its `%%0%%`,

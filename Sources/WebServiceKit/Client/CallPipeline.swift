@@ -32,7 +32,8 @@ extension WebServiceClient {
             compiled = try descriptor.compiled.get()
             prepared = try prepareRequest(descriptor, compiled: compiled, arguments: arguments, settings: settings)
         } catch {
-            // Every error of a call is named once, here (and in CallLifecycle for decoding).
+            // The stages' errors are named here, with the request when there is one; the other
+            // places that name a call's errors are listed in Docs/Architecture.md.
             throw Self.naming(error, descriptor, request: nil, settings: settings)
         }
         do throws(WebServiceError) {

@@ -9,7 +9,7 @@ import Foundation
 /// `encodeIfPresent`, nested containers, the keyed container asked for twice), arrays, single
 /// values, values that encode nothing, `superEncoder`, dictionaries, and a container written to
 /// after a sibling was started.
-indirect enum JSONBodySample: Encodable {
+indirect enum JSONBodySample: Encodable, Sendable {
     case string(String)
     case bool(Bool)
     case int(Int)
