@@ -608,7 +608,9 @@ final class DocumentationExamplesTests: XCTestCase {
             }
         }
         XCTAssertEqual(
-            reason, "invalid call descriptor: performSynchronously would deadlock on the client's callback queue")
+            reason,
+            "userRepos (GET users/%%0%%/repos?sort=%%1%%): invalid call descriptor: performSynchronously would "
+                + "deadlock on the client's callback queue")
         XCTAssertTrue(stubs.requests.isEmpty)
     }
 

@@ -26,100 +26,87 @@ extension WebServiceClient {
         prepare: (any WebServiceInterceptor)?, progress: ProgressReporter, streaming: Bool = false
     ) async throws(WebServiceError) -> ValidatedResponse {
         let settings = currentSettings
-        let compiled: CompiledCall
-        let prepared: PreparedRequest
+        // The request once it is built: the stages' errors are named with it (the other places
+        // that name a call's errors are listed in Docs/Architecture.md).
+        var built: WebServiceRequest?
         do throws(WebServiceError) {
-            compiled = try descriptor.compiled.get()
-            prepared = try prepareRequest(descriptor, compiled: compiled, arguments: arguments, settings: settings)
-        } catch {
-            // The stages' errors are named here, with the request when there is one; the other
-            // places that name a call's errors are listed in Docs/Architecture.md.
-            throw Self.naming(error, descriptor, request: nil, settings: settings)
-        }
-        do throws(WebServiceError) {
-            return try await execute(
-                descriptor, compiled: compiled, prepared: prepared, prepare: prepare, progress: progress,
-                streaming: streaming, settings: settings)
-        } catch {
-            throw Self.naming(error, descriptor, request: prepared.request, settings: settings)
-        }
-    }
-
-    /// ``execute(_:arguments:prepare:progress:streaming:)`` once its request is built.
-    private func execute(
-        _ descriptor: CallDescriptor, compiled: CompiledCall, prepared: PreparedRequest,
-        prepare: (any WebServiceInterceptor)?, progress: ProgressReporter, streaming: Bool, settings: Settings
-    ) async throws(WebServiceError) -> ValidatedResponse {
-        var interceptors = settings.interceptors
-        if let prepare { interceptors.append(prepare) }
-        progress.attach(simple: prepared.progress, rich: prepared.transferProgress)
-        let uploadLength = prepared.streamedBody?.length ?? prepared.request.httpBody.map { Int64($0.count) }
-        let download = try fileDownload(for: descriptor, destination: prepared.downloadDestination)
-        if let download { progress.discardOnFailure(download) }
-        // A ProgressHandler follows the upload of calls that send a body, the download otherwise.
-        let sendsBody = (uploadLength ?? 0) > 0 || prepared.streamedBody != nil
-        progress.start(primary: sendsBody ? .upload : .download, expected: sendsBody ? uploadLength : nil)
-        // Every response body of the call goes into its one sink: memory within the limit, or the file.
-        let reporter = progress.hasHandlers ? progress : nil
-        let sink = ResponseBodySink(
-            maximumSize: settings.maximumResponseBodySize, download: download, progress: reporter,
-            stream: streaming
-                ? .init(bufferSize: descriptor.streamBufferSize, maximumBodySize: descriptor.maximumStreamedBodySize)
-                : nil)
-        // Collected unless the client says not to (Docs/Metrics.md, its cost); a monitor needs them.
-        let metrics =
-            settings.collectsMetrics || settings.metricsMonitor != nil ? MetricsCollector() : nil
-        var source: ResponseSource?
-        do throws(WebServiceError) {
-            let call = CallExchange(
-                descriptor: descriptor, interceptors: interceptors,
-                networkInterceptors: settings.networkInterceptors, provider: settings.authenticationProvider,
-                maximumRedirects: settings.maximumRedirects,
-                retryPolicy: descriptor.retryPolicy ?? settings.retryPolicy, cache: settings.cache,
-                log: ExchangeLog.make(for: descriptor, settings: settings), transport: transport, bridge: bridge,
-                context: TransportContext(
-                    call: descriptor, uploadLength: uploadLength, progress: reporter,
-                    cacheIdentifier: prepared.cacheIdentifier, metrics: metrics, responseBody: sink))
-            // Every stage of the call, in order: Stages.swift.
-            var exchange = try await CallStages.run(prepared.request, body: prepared.streamedBody, call: call)
-            source = exchange.response.source
-            let validator = ResponseValidator(descriptor: descriptor, compiled: compiled, settings: settings)
-            if let live = exchange.response.live, !validator.isAccepted(exchange.response.statusCode) {
-                // A streamed call's error status: its body, within the limit, for the error.
-                exchange.response.body = await live.collect(upTo: settings.maximumResponseBodySize)
-                exchange.response.live = nil
-            }
-            // Any other live body of the call (a response an interceptor replaced) closes now.
-            if streaming { sink.endLive(keeping: exchange.response.live) }
-            var validated =
-                if let download {
-                    try validator.validateDownload(
-                        exchange.response, for: exchange.request, from: sink, into: download)
-                } else {
-                    try validator.validate(exchange.response, for: exchange.request)
+            let compiled = try descriptor.compiled.get()
+            let prepared = try prepareRequest(descriptor, compiled: compiled, arguments: arguments, settings: settings)
+            built = prepared.request
+            var interceptors = settings.interceptors
+            if let prepare { interceptors.append(prepare) }
+            progress.attach(simple: prepared.progress, rich: prepared.transferProgress)
+            let uploadLength = prepared.streamedBody?.length ?? prepared.request.httpBody.map { Int64($0.count) }
+            let download = try fileDownload(for: descriptor, destination: prepared.downloadDestination)
+            if let download { progress.discardOnFailure(download) }
+            // A ProgressHandler follows the upload of calls that send a body, the download otherwise.
+            let sendsBody = (uploadLength ?? 0) > 0 || prepared.streamedBody != nil
+            progress.start(primary: sendsBody ? .upload : .download, expected: sendsBody ? uploadLength : nil)
+            // Every response body of the call goes into its one sink: memory within the limit, or the file.
+            let reporter = progress.hasHandlers ? progress : nil
+            let sink = ResponseBodySink(
+                maximumSize: settings.maximumResponseBodySize, download: download, progress: reporter,
+                stream: streaming
+                    ? .init(
+                        bufferSize: descriptor.streamBufferSize, maximumBodySize: descriptor.maximumStreamedBodySize)
+                    : nil)
+            // Collected unless the client says not to (Docs/Metrics.md, its cost); a monitor needs them.
+            let metrics =
+                settings.collectsMetrics || settings.metricsMonitor != nil ? MetricsCollector() : nil
+            var source: ResponseSource?
+            do throws(WebServiceError) {
+                let call = CallExchange(
+                    descriptor: descriptor, interceptors: interceptors,
+                    networkInterceptors: settings.networkInterceptors, provider: settings.authenticationProvider,
+                    maximumRedirects: settings.maximumRedirects,
+                    retryPolicy: descriptor.retryPolicy ?? settings.retryPolicy, cache: settings.cache,
+                    log: ExchangeLog.make(for: descriptor, settings: settings), transport: transport, bridge: bridge,
+                    context: TransportContext(
+                        call: descriptor, uploadLength: uploadLength, progress: reporter,
+                        cacheIdentifier: prepared.cacheIdentifier, metrics: metrics, responseBody: sink))
+                // Every stage of the call, in order: Stages.swift.
+                var exchange = try await CallStages.run(prepared.request, body: prepared.streamedBody, call: call)
+                source = exchange.response.source
+                let validator = ResponseValidator(descriptor: descriptor, compiled: compiled, settings: settings)
+                if let live = exchange.response.live, !validator.isAccepted(exchange.response.statusCode) {
+                    // A streamed call's error status: its body, within the limit, for the error.
+                    exchange.response.body = await live.collect(upTo: settings.maximumResponseBodySize)
+                    exchange.response.live = nil
                 }
-            // Counted only if the call succeeds: a body that fails to decode closes it as failed.
-            // A stream counts its body when it ends (``ResponseStream``).
-            if !streaming {
-                progress.recordSuccess(
-                    uploadLength: uploadLength,
-                    downloaded: validated.file?.byteCount ?? Int64(validated.response.body.count))
+                // Any other live body of the call (a response an interceptor replaced) closes now.
+                if streaming { sink.endLive(keeping: exchange.response.live) }
+                var validated =
+                    if let download {
+                        try validator.validateDownload(
+                            exchange.response, for: exchange.request, from: sink, into: download)
+                    } else {
+                        try validator.validate(exchange.response, for: exchange.request)
+                    }
+                // Counted only if the call succeeds: a body that fails to decode closes it as failed.
+                // A stream counts its body when it ends (``ResponseStream``).
+                if !streaming {
+                    progress.recordSuccess(
+                        uploadLength: uploadLength,
+                        downloaded: validated.file?.byteCount ?? Int64(validated.response.body.count))
+                }
+                if streaming, validated.response.live != nil {
+                    // A streamed call's metrics end with its body (ResponseStream).
+                    validated.streamMetrics = metrics
+                } else if let finished = metrics?.finish(source: source, error: nil) {
+                    validated.metrics = CallMetricsBox(finished)
+                    settings.metricsMonitor?(finished)
+                }
+                return validated
+            } catch {
+                download?.discard()
+                if streaming { sink.endLive(keeping: nil) }
+                if let monitor = settings.metricsMonitor, let metrics {
+                    monitor(metrics.finish(source: source, error: error))
+                }
+                throw error
             }
-            if streaming, validated.response.live != nil {
-                // A streamed call's metrics end with its body (ResponseStream).
-                validated.streamMetrics = metrics
-            } else if let finished = metrics?.finish(source: source, error: nil) {
-                validated.metrics = CallMetricsBox(finished)
-                settings.metricsMonitor?(finished)
-            }
-            return validated
         } catch {
-            download?.discard()
-            if streaming { sink.endLive(keeping: nil) }
-            if let monitor = settings.metricsMonitor, let metrics {
-                monitor(metrics.finish(source: source, error: error))
-            }
-            throw error
+            throw Self.naming(error, descriptor, request: built, settings: settings)
         }
     }
 

@@ -24,9 +24,21 @@ public struct WebServiceError: Error, Sendable, CustomStringConvertible {
     public let reason: Reason
     /// The call that failed; `nil` for an error not (yet) delivered by a call: one an interceptor
     /// or a provider makes, before the client names the call.
-    public private(set) var call: CallSummary?
-    /// ``reason``'s description with the call's secrets hidden, when it had any to hide.
-    private var scrubbedReason: String?
+    public var call: CallSummary? { naming?.call }
+    /// The call and the reason's text with its secrets hidden, in one reference: every call's
+    /// result carries room for an error, which stays as small as its reason this way.
+    private var naming: Naming?
+
+    private final class Naming: Sendable {
+        let call: CallSummary
+        /// ``reason``'s description with the call's secrets hidden, when it had any to hide.
+        let scrubbedReason: String?
+
+        init(call: CallSummary, scrubbedReason: String?) {
+            self.call = call
+            self.scrubbedReason = scrubbedReason
+        }
+    }
 
     /// An error of `reason`, not tied to a call.
     public init(_ reason: Reason) { self.reason = reason }
@@ -62,12 +74,11 @@ public struct WebServiceError: Error, Sendable, CustomStringConvertible {
     /// names a call already (the failure of a nested call, such as a token refresh) keeps it.
     /// `secrets` are hidden in the reason's text.
     func naming(_ call: CallSummary, hiding secrets: LogRedaction.Secrets) -> WebServiceError {
-        guard self.call == nil else { return self }
+        guard naming == nil else { return self }
         var named = self
-        named.call = call
         let text = reason.description
         let scrubbed = secrets.scrub(text)
-        if scrubbed != text { named.scrubbedReason = scrubbed }
+        named.naming = Naming(call: call, scrubbedReason: scrubbed == text ? nil : scrubbed)
         return named
     }
 
@@ -76,12 +87,12 @@ public struct WebServiceError: Error, Sendable, CustomStringConvertible {
     /// names is kept.
     public func replacingReason(_ reason: Reason) -> WebServiceError {
         var replaced = WebServiceError(reason)
-        replaced.call = call
+        replaced.naming = naming.map { Naming(call: $0.call, scrubbedReason: nil) }
         return replaced
     }
 
     public var description: String {
-        let text = scrubbedReason ?? reason.description
+        let text = naming?.scrubbedReason ?? reason.description
         return call.map { "\($0): \(text)" } ?? text
     }
 
