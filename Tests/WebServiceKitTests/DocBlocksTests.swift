@@ -78,8 +78,7 @@ final class DocBlocksTests: XCTestCase {
                 } else {
                     statements += pending + [(offset, line)]
                 }
-                if !continues { pending = [] }
-                if !pending.isEmpty { pending = [] }
+                pending = []
                 continue
             }
             if line.hasPrefix("///") {
