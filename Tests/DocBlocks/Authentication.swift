@@ -2,12 +2,12 @@
 struct Profile: Codable, Sendable { let name: String }
 struct IssuedToken: Codable, Sendable { let token: String }
 
-extension WebServiceCall where Response == Profile {
-    static let profile = WebServiceCall(relativePath: "me")
+extension TypedCall where Arguments == ArgumentList<>, Body == NoBody, Response == Profile {
+    static let profile = TypedCall(.init(relativePath: "me"))
 }
 
-extension WebServiceCall where Response == IssuedToken {
-    static let issueToken = WebServiceCall(method: .post, relativePath: "oauth/token")
+extension TypedCall where Arguments == ArgumentList<>, Body == [String: String], Response == IssuedToken {
+    static let issueToken = TypedCall(.init(method: .post, relativePath: "oauth/token"))
 }
 
 let authClient = WebServiceClient(serviceRoot: URL(string: "https://auth.example.com/")!, transport: stubs)

@@ -1,6 +1,6 @@
 // What Caching.md's prose stands for: a cacheable call and the client's cache.
-extension WebServiceCall where Response == Data {
-    static let cacheable = WebServiceCall(relativePath: "cache/60")
+extension TypedCall where Arguments == ArgumentList<>, Body == NoBody, Response == Data {
+    static let cacheable = TypedCall(.init(relativePath: "cache/60"))
 }
 
 let cache = HTTPCache(memoryLimit: 1 << 20)

@@ -1,10 +1,11 @@
-// The context every guide's code blocks assume (DocBlocksTests): the endpoint table of Getting
-// Started and a client over a stub transport. A section (from one `// MARK: name` to the next)
-// is left out of a guide that declares `name` itself.
+// The context every guide's code blocks assume (DocBlocksTests, DocBlocksRunTests): the endpoint
+// table of Getting Started and a client of the example API (the local one when the blocks run).
+// A section (from one `// MARK: name` to the next) is left out of a guide that declares `name`
+// itself.
 
 let root = URL(string: "https://api.example.com/")!
 let stubs = StubTransport(fallback: .status(200))
-let client = WebServiceClient(serviceRoot: root, transport: stubs)
+let client = WebServiceClient(serviceRoot: root)
 
 // MARK: Repo
 struct Repo: Codable, Sendable, Equatable {

@@ -10,3 +10,12 @@ let reused = false
 let firstByte = Duration.milliseconds(10)
 let written: Int64 = 120
 let read: Int64 = 4_096
+
+// MARK: userRepos
+// Getting Started's typed `userRepos`, which the guide calls. The shared context's untyped one
+// stays beside it: the client's methods pick the typed form for these arguments.
+extension TypedCall where Arguments == ArgumentList<String, String>, Body == NoBody, Response == [Repo] {
+    static let userRepos = TypedCall(.init(name: "userRepos", relativePath: "users/%%0%%/repos?sort=%%1%%"))
+}
+
+// MARK: end

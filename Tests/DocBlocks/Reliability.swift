@@ -1,4 +1,4 @@
 // What Reliability.md's prose stands for: a feed that can be large.
-extension WebServiceCall where Response == Data {
-    static let feed = WebServiceCall(relativePath: "feed")
+extension TypedCall where Arguments == ArgumentList<>, Body == NoBody, Response == Data {
+    static let feed = TypedCall(.init(relativePath: "feed"))
 }

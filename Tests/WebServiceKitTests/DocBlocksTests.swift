@@ -40,20 +40,23 @@ final class DocBlocksTests: XCTestCase {
     static func blocks(in guide: URL) throws -> [Block] {
         let name = guide.lastPathComponent
         var blocks: [Block] = []
-        var open: (line: Int, attribute: String, lines: [String])?
+        // A fence may be indented (a block in a list item): its lines lose that indentation.
+        var open: (line: Int, attribute: String, indentation: Int, lines: [String])?
         for (index, line) in try String(contentsOf: guide, encoding: .utf8).components(separatedBy: "\n").enumerated() {
+            let indentation = line.prefix { $0 == " " }.count
+            let text = line.dropFirst(indentation)
             if var current = open {
-                if line.hasPrefix("```") {
+                if text.hasPrefix("```") {
                     blocks.append(
                         Block(guide: name, line: current.line, attribute: current.attribute, lines: current.lines))
                     open = nil
                 } else {
-                    current.lines.append(line)
+                    current.lines.append(String(line.dropFirst(min(indentation, current.indentation))))
                     open = current
                 }
-            } else if line.hasPrefix("```swift") {
-                let attribute = line.dropFirst("```swift".count).trimmingCharacters(in: .whitespaces)
-                open = (index + 2, attribute, [])
+            } else if text.hasPrefix("```swift") {
+                let attribute = text.dropFirst("```swift".count).trimmingCharacters(in: .whitespaces)
+                open = (index + 2, attribute, indentation, [])
             }
         }
         return blocks
@@ -159,10 +162,8 @@ final class DocBlocksTests: XCTestCase {
             let compiled = blocks.filter { $0.attribute.isEmpty }
             guard !compiled.isEmpty else { continue }
             let (text, origin) = try Self.program(compiled, guide: guide.lastPathComponent)
-            let also = text.components(separatedBy: "\n").filter { $0.hasPrefix("// also: ") }
-                .map { Self.root.appendingPathComponent(String($0.dropFirst("// also: ".count))) }
             let (status, output) = try typeCheck(
-                text, named: guide.deletingPathExtension().lastPathComponent, with: also)
+                text, named: guide.deletingPathExtension().lastPathComponent, with: Self.also(in: text))
             checked += compiled.count
             if status != 0 {
                 let located = Self.locate(output, origin)
@@ -193,6 +194,12 @@ final class DocBlocksTests: XCTestCase {
             }
         }
         XCTAssertGreaterThan(checked, 0)
+    }
+
+    /// The files a program's context names on lines `// also: path`.
+    static func also(in text: String) -> [URL] {
+        text.components(separatedBy: "\n").filter { $0.hasPrefix("// also: ") }
+            .map { root.appendingPathComponent(String($0.dropFirst("// also: ".count))) }
     }
 
     /// swiftc's errors, each at the guide line it came from.
