@@ -5,10 +5,11 @@
 # whose resident sizes mean nothing under TSan's shadow memory, and the 1 GiB `Content-Length`
 # fault, which checks how much the server managed to send before the client refused the head:
 # under TSan the refusal still comes (the delegate answers `.cancel`), but FoundationNetworking
-# reads the whole body from the loopback meanwhile; a question of speed, not of races.
+# reads the whole body from the loopback meanwhile; a question of speed, not of races. Nor the
+# guides' programs (DocBlocksRunTests): linked with TSan's objects they would need its runtime too.
 # WEBSERVICEKIT_TSAN_FILTER replaces the filter (a `swift test --filter` pattern).
 TSAN_FILTER='^WebServiceKit(Tests|IntegrationTests)\.'
-TSAN_SKIP=(MemoryGrowthTests 'FaultMatrixTests/testHugeBodyOverTheLimit$')
+TSAN_SKIP=(MemoryGrowthTests 'FaultMatrixTests/testHugeBodyOverTheLimit$' DocBlocksRunTests)
 
 # What the leak check runs under valgrind: the long run of calls, the stress test, and the unit
 # tests of the client, the cache and the single-flight provider; fewer calls than the plain run,

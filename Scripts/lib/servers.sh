@@ -207,6 +207,12 @@ start_stream_server() {
         python3 "$REPO_ROOT/Tests/Servers/stream_server.py" @PORT@
 }
 
+# Starts the example API the guides' code blocks call when they run (Tests/Servers/docs_api_server.py,
+# standard library only) and exports its root, http://127.0.0.1:PORT/, in WEBSERVICEKIT_DOCS_URL.
+start_docs_api() {
+    start_server WEBSERVICEKIT_DOCS_URL "" ok python3 "$REPO_ROOT/Tests/Servers/docs_api_server.py" @PORT@
+}
+
 # Starts the server that parses multipart bodies with Werkzeug, Django or python-multipart (by
 # path; Tests/Servers/multipart_names.py) and exports WEBSERVICEKIT_MULTIPART_NAMES_URL.
 start_multipart_names() {

@@ -4,3 +4,4 @@ extension TypedCall where Arguments == ArgumentList<>, Body == NoBody, Response 
 }
 
 let cache = HTTPCache(memoryLimit: 1 << 20)
+client.cache = cache

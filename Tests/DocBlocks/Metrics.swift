@@ -1,15 +1,29 @@
-// What Metrics.md's prose stands for: where an app keeps its figures, and, in a transport of its
-// own, the context it was given and what it measured.
+// What Metrics.md's prose stands for: where an app keeps its figures, and what a transport of its
+// own sends its requests through (here: answers at once, with what it measured).
 final class Stats: @unchecked Sendable {
     func record(_ metrics: CallMetrics) {}
 }
 let stats = Stats()
 let statsQueue = DispatchQueue(label: "stats")
-nonisolated(unsafe) var context: TransportContext! = nil
-let reused = false
-let firstByte = Duration.milliseconds(10)
-let written: Int64 = 120
-let read: Int64 = 4_096
+
+/// One request carried: its response and the channel's figures.
+struct GRPCExchange: Sendable {
+    let response: TransportResponse
+    let reused: Bool
+    let firstByte: Duration
+    let written: Int64
+    let read: Int64
+}
+
+final class GRPCChannel: Sendable {
+    func forward(_ request: WebServiceRequest) async throws -> GRPCExchange {
+        let body = Data(#"[{"id":1,"name":"kit"}]"#.utf8)
+        return GRPCExchange(
+            response: TransportResponse(statusCode: 200, headers: ["Content-Type": "application/json"], body: body),
+            reused: false, firstByte: .milliseconds(10), written: 120, read: 4_096)
+    }
+}
+let channel = GRPCChannel()
 
 // MARK: userRepos
 // Getting Started's typed `userRepos`, which the guide calls. The shared context's untyped one

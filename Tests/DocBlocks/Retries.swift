@@ -1,12 +1,14 @@
-// What Retries.md's prose stands for: a report type, a search call, the app's scheduler and a
-// payment.
+// What Retries.md's prose stands for: a report type, a search call (of a search service down
+// for maintenance), the app's scheduler, a payment, and the client of the first example, with its
+// retry policy.
 struct Report: Codable, Sendable { let id: String }
 struct PaymentOrder: Codable, Sendable { let amount: Int }
 struct Payment: Codable, Sendable { let id: String }
 let order = PaymentOrder(amount: 100)
 extension TypedCall where Arguments == ArgumentList<String>, Body == NoBody, Response == [Repo] {
-    static let search = TypedCall(.init(relativePath: "search?q=%%0%%"))
+    static let search = TypedCall(.init(relativePath: "archive/search?q=%%0%%"))
 }
+client.retryPolicy = RetryPolicy(maximumAttempts: 3)
 func scheduleLater(after seconds: TimeInterval) {}
 
 // MARK: userRepos

@@ -5,6 +5,7 @@ ThreadingHTTPServer.
 
 Endpoints (POST, body = one JSON-RPC request or a batch):
   /rpc          open
+  /tenants/T/rpc  open, as /rpc (the JSON-RPC guide's per-tenant endpoint)
   /secure/rpc   needs `Authorization: Bearer secret-token`, else 401 with a Bearer challenge
 A response with no body (only notifications) is 204; a batch is answered in reverse order.
 GET / answers "ok" (readiness).
@@ -18,11 +19,13 @@ Methods:
   fail(message)                   raises ValueError: -32000 server error with the exception as data
   reject(code, message, data)     answers the error object it is given
   sleep(seconds)                  returns seconds after waiting them
+  system.listMethods()            the names of these methods, sorted
 
 Usage: python jsonrpc_server.py PORT   (listens on 127.0.0.1 only)
 """
 
 import json
+import re
 import sys
 import threading
 import time
@@ -80,6 +83,13 @@ def sleep(seconds):
     return seconds
 
 
+def list_methods():
+    return sorted(dispatcher.keys())
+
+
+dispatcher.add_method(list_methods, name="system.listMethods")
+
+
 class Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
 
@@ -91,7 +101,7 @@ class Handler(BaseHTTPRequestHandler):
         if self.path == "/secure/rpc":
             if self.headers.get("Authorization") != f"Bearer {TOKEN}":
                 return self.reply(401, b"", None, {"WWW-Authenticate": 'Bearer realm="rpc"'})
-        elif self.path != "/rpc":
+        elif self.path != "/rpc" and not re.fullmatch(r"/tenants/[^/]+/rpc", self.path):
             return self.reply(404, b"", None)
         response = JSONRPCResponseManager.handle(body, dispatcher)
         if response is None:

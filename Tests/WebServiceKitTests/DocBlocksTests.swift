@@ -10,7 +10,9 @@ import XCTest
 /// order. A block's declarations go to the top level; its statements run in a `do` scope of their
 /// own, so that two blocks can both write `let repos = …`.
 ///
-/// A fence says what else a block is: ```` ```swift fails ```` must NOT compile (a mistake the
+/// A fence says what else a block is: ```` ```swift blocking ```` is code for a thread that may
+/// block (a command-line tool's, not async code: `DocBlocksRunTests` runs it on a thread of its
+/// own); ```` ```swift fails ```` must NOT compile (a mistake the
 /// guide shows), checked line by line, each alone with the context; ```` ```swift manifest ````
 /// is a `Package.swift`, ```` ```swift external ```` needs a package the library does not depend
 /// on, and ```` ```swift abridged ```` is an excerpt with `…` of a file the build compiles whole:
@@ -28,6 +30,9 @@ final class DocBlocksTests: XCTestCase {
         let line: Int
         let attribute: String
         let lines: [String]
+
+        /// Whether the block is part of its guide's program (a `blocking` one too).
+        var isBuilt: Bool { attribute.isEmpty || attribute == "blocking" }
     }
 
     static func guides() throws -> [URL] {
@@ -159,7 +164,7 @@ final class DocBlocksTests: XCTestCase {
             let blocks = try Self.blocks(in: guide)
             outside += blocks.filter { ["manifest", "external", "abridged"].contains($0.attribute) }
                 .map { "\($0.guide):\($0.line) (\($0.attribute))" }
-            let compiled = blocks.filter { $0.attribute.isEmpty }
+            let compiled = blocks.filter(\.isBuilt)
             guard !compiled.isEmpty else { continue }
             let (text, origin) = try Self.program(compiled, guide: guide.lastPathComponent)
             let (status, output) = try typeCheck(
@@ -182,7 +187,7 @@ final class DocBlocksTests: XCTestCase {
         var checked = 0
         for guide in try Self.guides() {
             let blocks = try Self.blocks(in: guide)
-            let compiled = blocks.filter { $0.attribute.isEmpty }
+            let compiled = blocks.filter(\.isBuilt)
             for block in blocks where block.attribute == "fails" {
                 for (offset, line) in block.lines.enumerated() where !line.hasPrefix("//") && !line.isEmpty {
                     let single = Block(guide: block.guide, line: block.line + offset, attribute: "", lines: [line])
@@ -216,12 +221,18 @@ final class DocBlocksTests: XCTestCase {
     }
 
     private func typeCheck(_ text: String, named name: String, with others: [URL] = []) throws -> (Int32, String) {
+        try Self.withProgram(text, named: name) { file in try SwiftCompiler.typeCheck([file] + others) }
+    }
+
+    /// `body` given the program `text` written as `main.swift` in a folder of its own, which is
+    /// removed afterwards.
+    static func withProgram<T>(_ text: String, named name: String, _ body: (URL) throws -> T) throws -> T {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
             "docblocks-\(name)-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = folder.appendingPathComponent("main.swift")
         try text.write(to: file, atomically: true, encoding: .utf8)
-        return try SwiftCompiler.typeCheck([file] + others)
+        return try body(file)
     }
 }

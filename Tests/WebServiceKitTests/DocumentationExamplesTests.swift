@@ -9,9 +9,10 @@ import XCTest
     import FoundationNetworking
 #endif
 
-// The Swift examples of README.md and Docs/*.md, compiled and run against StubTransport.
-// Declarations are written here exactly as the pages show them; statements are the pages'
-// snippets with assertions added. When you change an example, change its page too.
+// The Swift examples of README.md and Docs/*.md, run against StubTransport with assertions on
+// what the stubs received and returned. The pages' blocks themselves are type-checked
+// (DocBlocksTests) and run against the local servers (DocBlocksRunTests); these copies add the
+// checks a page does not show. When you change an example, change its copy here too.
 
 // MARK: - The endpoint table (README.md, Docs/GettingStarted.md)
 

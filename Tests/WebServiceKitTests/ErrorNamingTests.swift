@@ -169,6 +169,9 @@ final class ErrorNamingTests: XCTestCase {
             let prefix = "\(row.name) (\(row.method) \(row.url)): "
             XCTAssertTrue(error.description.hasPrefix(prefix), "\(row.reason): \(error)")
             XCTAssertEqual(error.description, prefix + error.reason.description, row.reason)
+            // What an app shows (`localizedDescription`, also as an `any Error`) says the same.
+            XCTAssertEqual(error.localizedDescription, error.description, row.reason)
+            XCTAssertEqual((error as any Error).localizedDescription, error.description, row.reason)
         }
     }
 

@@ -6,14 +6,38 @@ import XCTest
 enum SwiftCompiler {
     /// Type-checks `files` (one module); `swiftc`'s status and diagnostics.
     static func typeCheck(_ files: [URL]) throws -> (Int32, String) {
+        try run(["-typecheck"] + files.map(\.path))
+    }
+
+    /// The libraries' modules this build made: their object files are linked into a program.
+    static let libraries = [
+        "WebServiceKit", "WebServiceKitTesting", "WebServiceKitOData", "WebServiceKitJSONRPC", "WebServiceKitXML",
+        "CWebServiceKitSystem",
+    ]
+
+    /// Compiles `files` into the program `output`, linked with the object files of this build's
+    /// libraries (and XCTest), each `-D` of `defines` set; `swiftc`'s status and diagnostics.
+    static func build(_ files: [URL], output: URL, defines: [String] = []) throws -> (Int32, String) {
+        let build = try XCTUnwrap(buildFolder(), "no Modules folder above \(CommandLine.arguments[0])")
+        var objects: [String] = []
+        for library in libraries {
+            let folder = build.appendingPathComponent("\(library).build")
+            objects += try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".o") }
+                .sorted().map { folder.appendingPathComponent($0).path }
+        }
+        return try run(
+            defines.flatMap { ["-D", $0] } + files.map(\.path) + objects + ["-lXCTest", "-o", output.path])
+    }
+
+    private static func run(_ arguments: [String]) throws -> (Int32, String) {
         let build = try XCTUnwrap(buildFolder(), "no Modules folder above \(CommandLine.arguments[0])")
         let process = Process()
         process.executableURL = try XCTUnwrap(swiftc(), "swiftc is not on PATH")
         process.arguments =
             [
-                "-typecheck", "-swift-version", "6", "-I", build.appendingPathComponent("Modules").path, "-Xcc",
+                "-swift-version", "6", "-I", build.appendingPathComponent("Modules").path, "-Xcc",
                 "-fmodule-map-file=" + build.appendingPathComponent("CWebServiceKitSystem.build/module.modulemap").path,
-            ] + files.map(\.path)
+            ] + arguments
         let output = Pipe()
         process.standardOutput = output
         process.standardError = output

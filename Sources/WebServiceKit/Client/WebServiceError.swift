@@ -19,7 +19,7 @@ import Foundation
 /// Each case of ``Reason`` can be made on the error directly (`throw .invalidCall("…")`,
 /// `WebServiceError.cancelled(reason: nil)`), as interceptors, providers and error handlers do; the
 /// client names the call when the error leaves it.
-public struct WebServiceError: Error, Sendable, CustomStringConvertible {
+public struct WebServiceError: Error, LocalizedError, Sendable, CustomStringConvertible {
     /// What went wrong.
     public let reason: Reason
     /// The call that failed; `nil` for an error not (yet) delivered by a call: one an interceptor
@@ -95,6 +95,10 @@ public struct WebServiceError: Error, Sendable, CustomStringConvertible {
         let text = naming?.scrubbedReason ?? reason.description
         return call.map { "\($0): \(text)" } ?? text
     }
+
+    /// The ``description``: what `error.localizedDescription` gives, where an app shows an error
+    /// (without it, Foundation's "The operation could not be completed…").
+    public var errorDescription: String? { description }
 
     /// What went wrong in a call. Every case has a clear ``description``.
     public enum Reason: Sendable, CustomStringConvertible {
