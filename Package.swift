@@ -45,7 +45,9 @@ let package = Package(
         // The IDL import tool: a Foundation-only library and a thin command-line front end.
         .target(name: "WebServiceGenKit"),
         .executableTarget(name: "webservice-gen", dependencies: ["WebServiceGenKit"]),
-        .testTarget(name: "WebServiceGenKitTests", dependencies: ["WebServiceGenKit", "webservice-gen"]),
+        // Fixtures are read from the source tree (through #filePath), not bundled.
+        .testTarget(
+            name: "WebServiceGenKitTests", dependencies: ["WebServiceGenKit", "webservice-gen"], exclude: ["Fixtures"]),
     ],
     swiftLanguageModes: [.v6]
 )

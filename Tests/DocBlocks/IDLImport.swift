@@ -6,3 +6,5 @@
 let key = "api-key"
 let reference = "place-reference"
 let data = Data("attachment".utf8)
+// The OpenAPI section reads the tests' Petstore fixture.
+// replace: "petstore.yaml" => "$REPOSITORY/Tests/WebServiceGenKitTests/Fixtures/OpenAPI/petstore.yaml"

@@ -34,6 +34,8 @@ let fuzzTargets: [(name: String, run: @Sendable ([UInt8]) -> Void)] = [
     ("proxy-tunnel", ProxyTunnelTarget.run),
     ("json-body", JSONBodyTarget.run),
     ("query-items", QueryItemsTarget.run),
+    ("yaml", YAMLTarget.run),
+    ("openapi", OpenAPITarget.run),
 ]
 
 /// The target `WEBSERVICEKIT_FUZZ_TARGET` names; `nil` when it names none.

@@ -132,8 +132,9 @@ final class DocBlocksRunTests: XCTestCase {
     }
 
     /// What a guide's program has replaced when it runs: its context's lines
-    /// `// replace: OLD => NEW` (`$VARIABLE` in `NEW` is that variable's value: a local server's
-    /// root, or a folder of its files), then the example API's root for `https://api.example.com`.
+    /// `// replace: OLD => NEW` (`$VARIABLE` at the start of `NEW` is that variable's value: a local
+    /// server's root, or a folder of its files; `$REPOSITORY` anywhere, the repository's folder),
+    /// then the example API's root for `https://api.example.com`.
     static func replacements(in text: String, docs: URL) throws -> [(old: String, new: String)] {
         var replacements: [(old: String, new: String)] = []
         for line in text.components(separatedBy: "\n") where line.hasPrefix("// replace: ") {
@@ -146,6 +147,8 @@ final class DocBlocksRunTests: XCTestCase {
                 let rest = new.dropFirst(1 + variable.count)
                 new = value + (value.hasSuffix("/") && rest.hasPrefix("/") ? rest.dropFirst() : rest)
             }
+            // `$REPOSITORY` is the repository's folder (a fixture a guide reads).
+            new = new.replacingOccurrences(of: "$REPOSITORY", with: DocBlocksTests.root.path)
             replacements.append((parts[0], new))
         }
         let root = docs.absoluteString.hasSuffix("/") ? String(docs.absoluteString.dropLast()) : docs.absoluteString

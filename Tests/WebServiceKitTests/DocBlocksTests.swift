@@ -21,7 +21,7 @@ import XCTest
 /// A guide's context file may name other files to compile with its blocks, on lines
 /// `// also: path` (the generated code the IDL import guide calls).
 final class DocBlocksTests: XCTestCase {
-    private static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent()
 
     /// One fenced block: where it is, its fence's attribute, its lines.
@@ -110,7 +110,7 @@ final class DocBlocksTests: XCTestCase {
         var lines = [
             "import Foundation", "#if canImport(FoundationNetworking)", "    import FoundationNetworking", "#endif",
             "import WebServiceKit", "import WebServiceKitTesting", "import WebServiceKitOData",
-            "import WebServiceKitJSONRPC", "import WebServiceKitXML", "import XCTest",
+            "import WebServiceKitJSONRPC", "import WebServiceKitXML", "import WebServiceGenKit", "import XCTest",
         ]
         let context = root.appendingPathComponent("Tests/DocBlocks")
         let declared = blocks.flatMap(\.lines).joined(separator: "\n")

@@ -12,7 +12,7 @@ enum SwiftCompiler {
     /// The libraries' modules this build made: their object files are linked into a program.
     static let libraries = [
         "WebServiceKit", "WebServiceKitTesting", "WebServiceKitOData", "WebServiceKitJSONRPC", "WebServiceKitXML",
-        "CWebServiceKitSystem",
+        "WebServiceGenKit", "CWebServiceKitSystem",
     ]
 
     /// Compiles `files` into the program `output`, linked with the object files of this build's
