@@ -38,7 +38,10 @@ let package = Package(
             path: "Samples/Demo"),
         .executableTarget(
             name: "WebServiceKitBenchmarks",
-            dependencies: ["WebServiceKit", "WebServiceKitOData", "WebServiceKitJSONRPC", "WebServiceKitTesting"],
+            dependencies: [
+                "WebServiceKit", "WebServiceKitOData", "WebServiceKitJSONRPC", "WebServiceKitTesting",
+                "WebServiceGenKit",
+            ],
             path: "Benchmarks/WebServiceKitBenchmarks"),
         .testTarget(name: "WebServiceKitTests", dependencies: products),
         .testTarget(name: "WebServiceKitIntegrationTests", dependencies: products),

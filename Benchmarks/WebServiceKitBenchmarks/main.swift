@@ -49,7 +49,7 @@ if let exitCode = SSEStreamBenchmark.childExitCode(for: CommandLine.arguments) {
 
 // `webservice-bench --only NAME[,NAME…]` runs some measures: small-get, request-building,
 // decode, upload, download, cache, digest, size (`--size-items NAME,…` picks rows of size),
-// scaling (`--scaling-delay MS`, `--scaling-c N,…`), sse.
+// scaling (`--scaling-delay MS`, `--scaling-c N,…`), sse, handshakes, yaml.
 let only: Set<String>? = CommandLine.arguments.firstIndex(of: "--only").flatMap { index in
     index + 1 < CommandLine.arguments.count
         ? Set(CommandLine.arguments[index + 1].split(separator: ",").map(String.init)) : nil
@@ -71,3 +71,4 @@ if runs("size") { SizeScalingBenchmark.run() }
 if runs("scaling") { ScalingBenchmark.run() }
 if runs("sse") { SSEStreamBenchmark.run() }
 if runs("handshakes") { HandshakeBenchmark.run() }
+if runs("yaml") { YAMLScalingBenchmark.run() }
