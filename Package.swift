@@ -40,11 +40,14 @@ let package = Package(
             name: "WebServiceKitBenchmarks",
             dependencies: [
                 "WebServiceKit", "WebServiceKitOData", "WebServiceKitJSONRPC", "WebServiceKitTesting",
-                "WebServiceGenKit",
+                "WebServiceGenKit", "WebServiceKitChaos",
             ],
             path: "Benchmarks/WebServiceKitBenchmarks"),
         .testTarget(name: "WebServiceKitTests", dependencies: products),
-        .testTarget(name: "WebServiceKitIntegrationTests", dependencies: products),
+        .testTarget(name: "WebServiceKitIntegrationTests", dependencies: products + ["WebServiceKitChaos"]),
+        // The chaos soak (Docs/Reliability.md): the integration tests run its short form, the
+        // benchmark its long one.
+        .target(name: "WebServiceKitChaos", dependencies: ["WebServiceKit"], path: "Tests/Chaos"),
         // The IDL import tool: a Foundation-only library and a thin command-line front end.
         .target(name: "WebServiceGenKit"),
         .executableTarget(name: "webservice-gen", dependencies: ["WebServiceGenKit"]),

@@ -49,7 +49,8 @@ if let exitCode = SSEStreamBenchmark.childExitCode(for: CommandLine.arguments) {
 
 // `webservice-bench --only NAME[,NAME…]` runs some measures: small-get, request-building,
 // decode, upload, download, cache, digest, size (`--size-items NAME,…` picks rows of size),
-// scaling (`--scaling-delay MS`, `--scaling-c N,…`), sse, handshakes, yaml.
+// scaling (`--scaling-delay MS`, `--scaling-c N,…`), sse, handshakes, yaml, chaos (`--chaos-c N,…`,
+// `--chaos-calls N`, `--chaos-rounds N`, `--chaos-retries off,on`).
 let only: Set<String>? = CommandLine.arguments.firstIndex(of: "--only").flatMap { index in
     index + 1 < CommandLine.arguments.count
         ? Set(CommandLine.arguments[index + 1].split(separator: ",").map(String.init)) : nil
@@ -72,3 +73,4 @@ if runs("scaling") { ScalingBenchmark.run() }
 if runs("sse") { SSEStreamBenchmark.run() }
 if runs("handshakes") { HandshakeBenchmark.run() }
 if runs("yaml") { YAMLScalingBenchmark.run() }
+if runs("chaos") { ChaosSoakBenchmark.run() }

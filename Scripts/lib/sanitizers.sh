@@ -29,6 +29,7 @@ LEAK_TESTS=(
 BLOCKING_DRIVER_SUITES="PooledConnectionTests|PlainHTTPMethodTests|KeepAliveTests|HostileServerTests"
 BLOCKING_DRIVER_SUITES+="|HostileFramingTests|FaultMatrixTests|FileDownloadIntegrationTests|DirectUploadTests"
 BLOCKING_DRIVER_SUITES+="|StreamingIntegrationTests|EncodedResponseTests|CallMetricsIntegrationTests|BridgeIntegrationTests"
+BLOCKING_DRIVER_SUITES+="|ChaosSoakTests"
 
 # Builds the tests with ThreadSanitizer into .build-tsan (its own scratch path: the plain build
 # stays as it is) and runs them; the first data race reported fails the run (halt_on_error).
@@ -39,14 +40,16 @@ tsan_check() {
     # Called in an `if`, where `set -e` does not apply: a failed build must not run an old binary.
     swift build --build-tests --sanitize=thread --scratch-path "$scratch" || return 1
     log "ThreadSanitizer: running them"
-    TSAN_OPTIONS="halt_on_error=1 suppressions=$REPO_ROOT/Tests/Sanitizers/tsan.supp ${TSAN_OPTIONS:-}" \
+    # The chaos soak with fewer calls (2,000 a round): TSan's shadow bookkeeping makes each call
+    # several times dearer, and races show in the first thousands as in the last.
+    WEBSERVICEKIT_CHAOS_CALLS=${WEBSERVICEKIT_CHAOS_CALLS:-2000} TSAN_OPTIONS="halt_on_error=1 suppressions=$REPO_ROOT/Tests/Sanitizers/tsan.supp ${TSAN_OPTIONS:-}" \
         swift test --skip-build --sanitize=thread --scratch-path "$scratch" --disable-swift-testing \
         --filter "${WEBSERVICEKIT_TSAN_FILTER:-$TSAN_FILTER}" "${TSAN_SKIP[@]/#/--skip=}" || return 1
     # And the blocking driver (an exchange on the connection's queue while the call's task waits
     # and may cancel it), in a full run.
     [ -n "${WEBSERVICEKIT_TSAN_FILTER:-}" ] && return 0
     log "ThreadSanitizer: the HTTP/1.1 suites through the blocking driver"
-    WEBSERVICEKIT_HTTP1_THREADS=1 \
+    WEBSERVICEKIT_HTTP1_THREADS=1 WEBSERVICEKIT_CHAOS_CALLS=${WEBSERVICEKIT_CHAOS_CALLS:-2000} \
         TSAN_OPTIONS="halt_on_error=1 suppressions=$REPO_ROOT/Tests/Sanitizers/tsan.supp ${TSAN_OPTIONS:-}" \
         swift test --skip-build --sanitize=thread --scratch-path "$scratch" --disable-swift-testing \
         --filter "$BLOCKING_DRIVER_SUITES" "${TSAN_SKIP[@]/#/--skip=}"

@@ -207,6 +207,14 @@ start_stream_server() {
         python3 "$REPO_ROOT/Tests/Servers/stream_server.py" @PORT@
 }
 
+# Starts the chaos server (Tests/Servers/chaos_server.py, standard library only), which misbehaves at
+# random on every request and writes down what it did, and exports its root, http://127.0.0.1:PORT/,
+# in the variable named $1 (WEBSERVICEKIT_CHAOS_URL by default); $2 seeds its choices (0).
+start_chaos_server() {
+    start_server "${1:-WEBSERVICEKIT_CHAOS_URL}" "" _stats \
+        python3 "$REPO_ROOT/Tests/Servers/chaos_server.py" @PORT@ "${2:-0}"
+}
+
 # Starts the example API the guides' code blocks call when they run (Tests/Servers/docs_api_server.py,
 # standard library only) and exports its root, http://127.0.0.1:PORT/, in WEBSERVICEKIT_DOCS_URL.
 start_docs_api() {

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import WebServiceKit
+import WebServiceKitChaos
 import XCTest
 
 #if canImport(FoundationNetworking)
@@ -148,25 +149,7 @@ final class MemoryGrowthTests: XCTestCase {
         }
     }
 
-    /// Gives the pages malloc holds free back to the system (glibc's `malloc_trim`, found at run
-    /// time), so that the resident size counts memory in use rather than freed memory kept in
-    /// the arenas of the threads that freed it.
-    private func releaseFreePages() {
-        #if canImport(Glibc)
-            typealias Trim = @convention(c) (Int) -> Int32
-            guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "malloc_trim") else { return }
-            _ = unsafeBitCast(symbol, to: Trim.self)(0)
-        #endif
-    }
-
-    /// The resident set size from `/proc/self/statm`, in bytes.
-    private func residentBytes() -> Int? {
-        releaseFreePages()
-        guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return nil }
-        let fields = text.split(separator: " ")
-        guard fields.count > 1, let pages = Int(fields[1]) else { return nil }
-        return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
-    }
+    private func residentBytes() -> Int? { ProcessFootprint.residentBytes() }
 
     /// Canned answers by path, recording nothing: `/broken/` answers a body that does not decode,
     /// `/slow/` answers after a second (the calls to it are cancelled long before; not longer,

@@ -1,10 +1,11 @@
 import Foundation
+import WebServiceKitChaos
 
 /// What the test process holds of the system: open descriptors and threads, read from `/proc`
 /// (Linux only; `nil` elsewhere).
 enum ProcessResources {
     /// Open file descriptors: the entries of `/proc/self/fd` (the listing's own one excluded).
-    static var openDescriptors: Int? { count("/proc/self/fd").map { $0 - 1 } }
+    static var openDescriptors: Int? { ProcessFootprint.descriptors }
 
     /// Open sockets: the entries of `/proc/self/fd` that link to `socket:[…]`.
     static var openSockets: Int? {
@@ -24,11 +25,7 @@ enum ProcessResources {
     }
 
     /// Threads of the process: the entries of `/proc/self/task`.
-    static var threads: Int? { count("/proc/self/task") }
-
-    private static func count(_ directory: String) -> Int? {
-        (try? FileManager.default.contentsOfDirectory(atPath: directory))?.count
-    }
+    static var threads: Int? { ProcessFootprint.threads }
 
     /// Polls `condition` every 50 ms until it holds or `limit` seconds pass; whether it held. A
     /// generous limit only bounds a failing test: a passing one returns as soon as it holds.
