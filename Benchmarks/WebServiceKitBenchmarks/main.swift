@@ -42,6 +42,10 @@ if let exitCode = SizeScalingBenchmark.childExitCode(for: CommandLine.arguments)
 if let exitCode = ScalingBenchmark.childExitCode(for: CommandLine.arguments) {
     exit(exitCode)
 }
+// `webservice-bench --chaos-child ROOT C on|off CALLS ROUNDS RUN DIR`: the chaos soak's calls.
+if let exitCode = ChaosSoakBenchmark.childExitCode(for: CommandLine.arguments) {
+    exit(exitCode)
+}
 // `webservice-bench --profile-sse ROOT N FORM`: one read of an N-event stream, for callgrind.
 if let exitCode = SSEStreamBenchmark.childExitCode(for: CommandLine.arguments) {
     exit(exitCode)

@@ -21,7 +21,7 @@ public enum ChaosKind: String, CaseIterable, Sendable, Codable {
 }
 
 /// How a call failed, as far as the soak tells failures apart.
-public enum ChaosFailure: Sendable, Equatable, CustomStringConvertible {
+public enum ChaosFailure: Sendable, Equatable, Codable, CustomStringConvertible {
     /// Whether two failures are of one kind (a lost connection is one, whatever its text).
     func isKind(of other: ChaosFailure) -> Bool {
         switch (self, other) {
@@ -63,21 +63,38 @@ public enum ChaosFailure: Sendable, Equatable, CustomStringConvertible {
     }
 }
 
+/// The nonce and connection number an answer carries (`X-Nonce`, `X-Conn`).
+public struct ChaosEcho: Sendable, Codable, Equatable {
+    public var nonce: String
+    public var connection: Int?
+
+    public init(nonce: String, connection: Int?) {
+        self.nonce = nonce
+        self.connection = connection
+    }
+}
+
 /// One call of the soak and how it ended.
-public struct ChaosOutcome: Sendable {
-    public enum Result: Sendable {
+public struct ChaosOutcome: Sendable, Codable {
+    public enum Result: Sendable, Codable {
         /// A success: the nonce and the connection number the answer carries.
         case answered(nonce: String, connection: Int?)
         /// A stream that started: the nonce and connection its head carries, the events' data as
         /// they came, and how it ended (`nil`: cleanly).
         case stream(nonce: String, connection: Int?, events: [String], end: ChaosFailure?)
         /// A failure; for an error status, the nonce and connection that answer carries.
-        case failed(ChaosFailure, echo: (nonce: String, connection: Int?)?)
+        case failed(ChaosFailure, echo: ChaosEcho?)
     }
 
     public let nonce: String
     public let kind: ChaosKind
     public let result: Result
+
+    public init(nonce: String, kind: ChaosKind, result: Result) {
+        self.nonce = nonce
+        self.kind = kind
+        self.result = result
+    }
 }
 
 /// The soak's descriptors, one per ``ChaosKind``, made once per soak: every request carries its
@@ -152,7 +169,8 @@ struct ChaosCalls: Sendable {
     /// that answer.
     private static func failed(_ error: WebServiceError) -> ChaosOutcome.Result {
         if case .unacceptableStatus(_, let headers, _) = error.reason {
-            return .failed(ChaosFailure(error), echo: echo(headers))
+            let (nonce, connection) = echo(headers)
+            return .failed(ChaosFailure(error), echo: ChaosEcho(nonce: nonce, connection: connection))
         }
         return .failed(ChaosFailure(error), echo: nil)
     }

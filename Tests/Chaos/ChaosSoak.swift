@@ -48,23 +48,28 @@ public struct ChaosSoak: Sendable {
     /// Runs one round on `client` under the run name `run` (the nonces' prefix, unique per round
     /// on one server) and judges it.
     public func run(_ run: String, on client: WebServiceClient) async throws -> ChaosReport {
-        let outcomes = await perform(run, on: client)
-        let resident = ProcessFootprint.residentBytes()
-        let log = try await ChaosServerLog(lines: records(of: run))
-        var report = ChaosVerdict.judge(outcomes, log: log)
-        report.residentAfterCalls = resident
-        return report
+        let outcomes = Locked<[ChaosOutcome]>([])
+        await perform(run, on: client) { outcome in outcomes.withLock { $0.append(outcome) } }
+        return try await judge(outcomes.current, run: run)
     }
 
-    private func perform(_ run: String, on client: WebServiceClient) async -> [ChaosOutcome] {
+    /// Judges the outcomes of round `run` against the server's records of it.
+    public func judge(_ outcomes: [ChaosOutcome], run: String) async throws -> ChaosReport {
+        ChaosVerdict.judge(outcomes, log: try await ChaosServerLog(lines: records(of: run)))
+    }
+
+    /// Makes the calls of round `run` on `client` and hands each outcome to `each` as it ends
+    /// (from the lanes' tasks, at once): what keeps them decides what the round holds.
+    public func perform(_ run: String, on client: WebServiceClient, each: @escaping @Sendable (ChaosOutcome) -> Void)
+        async
+    {
         let next = Counter()
         let watchdog = Watchdog(limit: hangLimit, lanes: concurrency)
         let soak = self
         let calls = ChaosCalls(timeout: timeout, breaking: breaking)
-        return await withTaskGroup(of: [ChaosOutcome].self) { group in
+        await withTaskGroup(of: Void.self) { group in
             for lane in 0..<concurrency {
                 group.addTask {
-                    var outcomes: [ChaosOutcome] = []
                     while let index = next.take(below: soak.calls) {
                         let kind = soak.mix[(index &* 7_919) % soak.mix.count]
                         let nonce = "\(run)-\(index)"
@@ -74,7 +79,7 @@ public struct ChaosSoak: Sendable {
                         watchdog.watch(lane: lane) { call.cancel() }
                         var result = await call.value
                         if watchdog.done(lane: lane) { result = .failed(.hung, echo: nil) }
-                        outcomes.append(ChaosOutcome(nonce: nonce, kind: kind, result: result))
+                        each(ChaosOutcome(nonce: nonce, kind: kind, result: result))
                         // A pause after one call in four, as a user's code would make: the
                         // connection waits in the pool meanwhile, where a late extra response
                         // or the server's close finds it idle.
@@ -83,16 +88,9 @@ public struct ChaosSoak: Sendable {
                         }
                     }
                     watchdog.laneEnded()
-                    return outcomes
                 }
             }
-            group.addTask {
-                await watchdog.run()
-                return []
-            }
-            var all: [ChaosOutcome] = []
-            for await outcomes in group { all += outcomes }
-            return all
+            group.addTask { await watchdog.run() }
         }
     }
 

@@ -55,10 +55,6 @@ public struct ChaosReport: Sendable, CustomStringConvertible {
     /// Requests the server read more than once (sent again on a new connection or retried).
     public var resends = 0
 
-    /// The process's resident size once the calls ended, before the server's records were read
-    /// (``ProcessFootprint/residentBytes()``).
-    public var residentAfterCalls: Int?
-
     public var violationCount: Int { violations.values.reduce(0, +) }
 
     mutating func add(_ violation: ChaosViolation, _ example: @autoclosure () -> String) {

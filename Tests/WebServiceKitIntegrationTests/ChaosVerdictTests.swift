@@ -78,10 +78,12 @@ final class ChaosVerdictTests: XCTestCase {
         assertOnly(nil, try judge(lost, [record("r-1", behaviour: "reset-mid-body", answered: false)]))
         assertOnly(.wrongFailure, try judge(lost, [record("r-1", behaviour: "stall", answered: false)]))
         assertOnly(.wrongFailure, try judge(lost, [record("r-1", behaviour: "length")]))
-        let status = ChaosOutcome(nonce: "r-1", kind: .get, result: .failed(.status(503), echo: ("r-1", 7)))
+        let status = ChaosOutcome(
+            nonce: "r-1", kind: .get, result: .failed(.status(503), echo: ChaosEcho(nonce: "r-1", connection: 7)))
         assertOnly(nil, try judge(status, [record("r-1", behaviour: "503")]))
         // A 503 of another request's is a wrong answer.
-        let other = ChaosOutcome(nonce: "r-1", kind: .get, result: .failed(.status(503), echo: ("r-2", 7)))
+        let other = ChaosOutcome(
+            nonce: "r-1", kind: .get, result: .failed(.status(503), echo: ChaosEcho(nonce: "r-2", connection: 7)))
         assertOnly(.wrongAnswer, try judge(other, [record("r-1")]))
     }
 
