@@ -23,6 +23,43 @@ final class OpenAPIErrorTests: XCTestCase {
         XCTAssertEqual(error?.message, "the path parameter 'id' must have 'required: true'")
     }
 
+    /// The parameter rules past the schema, each with the pointer of the value at fault (the
+    /// fixtures under `invalid/` check each against openapi-spec-validator's verdict).
+    func testParametersListedTwiceOrOutOfTheirTemplateOrStyle() {
+        func error(_ paths: String) -> OpenAPIError? {
+            openAPIError(["/api/root.yaml": openAPIDocument(paths: paths)])
+        }
+        let twice = error(
+            "  /pets:\n    get:\n      parameters:\n        - {name: q, in: query}\n        - {name: q, in: query}\n"
+                + "      responses: {}")
+        XCTAssertEqual(twice?.pointer?.description, "/paths/~1pets/get/parameters/1")
+        XCTAssertEqual(
+            twice?.message, "the query parameter 'q' is listed twice (a parameter is one name in one location)")
+        // One name in two locations is two parameters.
+        XCTAssertNoThrow(
+            try readOpenAPI([
+                "/api/root.yaml": openAPIDocument(
+                    paths: "  /pets:\n    get:\n      parameters:\n        - {name: q, in: query}\n"
+                        + "        - {name: q, in: header}\n      responses: {}")
+            ]))
+        let unbound = error("  /pets/{id}:\n    get: {responses: {}}")
+        XCTAssertEqual(unbound?.pointer?.description, "/paths/~1pets~1{id}/get")
+        XCTAssertEqual(
+            unbound?.message, "the path '/pets/{id}' has '{id}', and the operation no path parameter of that name")
+        let stray = error(
+            "  /pets:\n    get:\n      parameters:\n        - {name: id, in: path, required: true}\n"
+                + "      responses: {}")
+        XCTAssertEqual(stray?.pointer?.description, "/paths/~1pets/get/parameters/0")
+        XCTAssertEqual(stray?.message, "the path parameter 'id' is not in the path '/pets'")
+        let style = error(
+            "  /pets:\n    get:\n      parameters:\n        - {name: q, in: query, style: matrix}\n      responses: {}")
+        XCTAssertEqual(style?.pointer?.description, "/paths/~1pets/get/parameters/0/style")
+        XCTAssertEqual(
+            style?.message,
+            "the style 'matrix' is not one of a query parameter's (form, spaceDelimited, pipeDelimited, "
+                + "deepObject)")
+    }
+
     func testAMissingVersion() {
         let error = openAPIError(["/api/root.yaml": "info: {title: T, version: '1'}\npaths: {}"])
         XCTAssertEqual(error?.description, "/api/root.yaml: /: the document has no 'openapi' version (3.0.x or 3.1.x)")

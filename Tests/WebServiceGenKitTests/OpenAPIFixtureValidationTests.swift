@@ -4,7 +4,9 @@ import XCTest
 
 /// Every OpenAPI fixture document is valid OpenAPI by a validator we did not write
 /// (openapi-spec-validator, whose verdicts `Scripts/test` writes with
-/// `Tests/Differential/openapi_fixtures.py`), and the reader reads each one.
+/// `Tests/Differential/openapi_fixtures.py`), and the reader reads each one; every document under
+/// `invalid/` is invalid by that validator, and the reader refuses it with the error its first
+/// line names (`# refused: TEXT`).
 ///
 /// To rerun by hand: `.venv-differential/bin/python Tests/Differential/openapi_fixtures.py F`, then
 /// `WEBSERVICEKIT_OPENAPI_FIXTURE_VERDICTS=F swift test --filter OpenAPIFixtureValidationTests`.
@@ -25,10 +27,24 @@ final class OpenAPIFixtureValidationTests: XCTestCase {
         let documents = try Self.documents()
         XCTAssertGreaterThanOrEqual(documents.count, 3)
         XCTAssertEqual(Set(verdicts.keys), Set(documents), "the validator and this test see other documents")
-        for name in documents {
+        for name in documents where !name.hasPrefix("invalid/") {
             XCTAssertEqual(
                 verdicts[name], "valid", "\(name): openapi-spec-validator says \(verdicts[name] ?? "nothing")")
             XCTAssertNoThrow(try OpenAPIReader.read(contentsOf: openAPIFixture(name)), name)
+        }
+        let invalid = documents.filter { $0.hasPrefix("invalid/") }
+        XCTAssertGreaterThanOrEqual(invalid.count, 9)
+        for name in invalid {
+            XCTAssertTrue(
+                verdicts[name]?.hasPrefix("invalid") ?? false,
+                "\(name): openapi-spec-validator says \(verdicts[name] ?? "nothing")")
+            let text = try String(contentsOf: openAPIFixture(name), encoding: .utf8)
+            let refusal = try XCTUnwrap(
+                text.split(separator: "\n").first.flatMap { $0.split(separator: "# refused: ", maxSplits: 1).last },
+                "\(name) names no refusal on its first line")
+            XCTAssertThrowsError(try OpenAPIReader.read(contentsOf: openAPIFixture(name)), name) { error in
+                XCTAssertTrue("\(error)".contains(refusal), "\(name): \(error)")
+            }
         }
     }
 

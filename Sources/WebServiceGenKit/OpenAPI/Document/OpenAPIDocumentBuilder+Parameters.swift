@@ -1,9 +1,19 @@
 extension OpenAPIDocumentBuilder {
-    /// The `parameters` of a path item or operation, resolved, in order.
+    /// The `parameters` of a path item or operation, resolved, in order. A name may appear once
+    /// per location (OpenAPI 3.1, the Path Item's and the Operation's `parameters`: "The list MUST
+    /// NOT include duplicated parameters. A unique parameter is defined by a combination of a name
+    /// and location").
     mutating func readParameters(_ owner: OpenAPIObject) throws(OpenAPIError) -> [OpenAPIParameter] {
         var parameters: [OpenAPIParameter] = []
         for (index, element) in (try owner.array("parameters") ?? []).enumerated() {
-            parameters.append(try readParameter(element, at: owner.location.appending("parameters").appending(index)))
+            let location = owner.location.appending("parameters").appending(index)
+            let parameter = try readParameter(element, at: location)
+            if parameters.contains(where: { $0.name == parameter.name && $0.location == parameter.location }) {
+                throw OpenAPIError(
+                    "the \(parameter.location.rawValue) parameter '\(parameter.name.prefix(60))' is listed twice "
+                        + "(a parameter is one name in one location)", at: location)
+            }
+            parameters.append(parameter)
         }
         return parameters
     }
@@ -27,6 +37,12 @@ extension OpenAPIDocumentBuilder {
                 "the path parameter '\(name)' must have 'required: true'", at: parameter.location.appending("required"))
         }
         let style = try readStyle(parameter) ?? OpenAPIParameterStyle.defaultStyle(for: place)
+        let allowed = OpenAPIParameterStyle.allowed(in: place)
+        guard allowed.contains(style) else {
+            throw OpenAPIError(
+                "the style '\(style.rawValue)' is not one of a \(place.rawValue) parameter's "
+                    + "(\(allowed.map(\.rawValue).joined(separator: ", ")))", at: parameter.location.appending("style"))
+        }
         let (schema, content) = try readSchemaOrContent(parameter)
         return OpenAPIParameter(
             name: name, location: place, description: try parameter.string("description"), required: required,

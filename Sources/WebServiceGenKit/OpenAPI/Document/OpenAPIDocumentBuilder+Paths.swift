@@ -7,6 +7,7 @@ extension OpenAPIDocumentBuilder {
         let item = try OpenAPIObject(resolved.value, at: resolved.location, what: "a path item")
         let parameters = try readParameters(item)
         let servers = try readServers(item)
+        let templated = Self.templateVariables(in: path)
         var operations: [OpenAPIOperation] = []
         for member in item.members {
             guard let method = OpenAPIHTTPMethod(rawValue: member.key) else { continue }
@@ -22,6 +23,7 @@ extension OpenAPIDocumentBuilder {
                     merged.append(parameter)
                 }
             }
+            try Self.checkPathParameters(merged, of: templated, path: path, at: operation.location)
             let ownServers = try readServers(operation)
             let ownSecurity = try operation["security"].map { value throws(OpenAPIError) in
                 try readSecurity(value, at: operation.location.appending("security"))
@@ -47,6 +49,39 @@ extension OpenAPIDocumentBuilder {
         return OpenAPIPathItem(
             path: path, summary: try item.string("summary"), description: try item.string("description"),
             servers: servers, parameters: parameters, operations: operations, source: item.location)
+    }
+
+    /// The names of a path template's expressions (`/users/{id}/repos/{repo}`: `id`, `repo`).
+    static func templateVariables(in path: String) -> [String] {
+        var names: [String] = []
+        var rest = path[...]
+        while let open = rest.firstIndex(of: "{") {
+            guard let close = rest[open...].firstIndex(of: "}") else { break }
+            names.append(String(rest[rest.index(after: open)..<close]))
+            rest = rest[rest.index(after: close)...]
+        }
+        return names
+    }
+
+    /// Each template expression of the path has a path parameter, and each path parameter an
+    /// expression (OpenAPI 3.1, "Path Templating": "Each template expression in the path
+    /// MUST correspond to a path parameter that is included in the Path Item itself and/or in each
+    /// of the Path Item's Operations"; the Parameter Object's `name` for `in: path`: "the name field MUST correspond to
+    /// a template expression occurring within the path field").
+    static func checkPathParameters(
+        _ parameters: [OpenAPIParameter], of templated: [String], path: String, at location: OpenAPILocation
+    ) throws(OpenAPIError) {
+        let named = parameters.filter { $0.location == .path }
+        if let missing = templated.first(where: { name in !named.contains { $0.name == name } }) {
+            throw OpenAPIError(
+                "the path '\(path.prefix(100))' has '{\(missing.prefix(60))}', and the operation no path parameter "
+                    + "of that name", at: location)
+        }
+        if let extra = named.first(where: { !templated.contains($0.name) }) {
+            throw OpenAPIError(
+                "the path parameter '\(extra.name.prefix(60))' is not in the path '\(path.prefix(100))'",
+                at: extra.source)
+        }
     }
 
     /// The `responses` of an operation, in order.

@@ -15,6 +15,19 @@ public enum OpenAPIParameterStyle: String, Sendable, Equatable, CaseIterable {
         case .path, .header: return .simple
         }
     }
+
+    /// The styles `location` allows (OpenAPI 3.1, the Parameter Object's "Style Values"; the
+    /// 3.0 and 3.1 schemas enforce the same): `matrix`, `label` and `simple` for path, `form`,
+    /// `spaceDelimited`, `pipeDelimited` and `deepObject` for query, `simple` for header, `form`
+    /// for cookie.
+    public static func allowed(in location: OpenAPIParameterLocation) -> [OpenAPIParameterStyle] {
+        switch location {
+        case .path: return [.matrix, .label, .simple]
+        case .query: return [.form, .spaceDelimited, .pipeDelimited, .deepObject]
+        case .header: return [.simple]
+        case .cookie: return [.form]
+        }
+    }
 }
 
 /// A parameter of an operation (resolved from its `$ref`, if any).
