@@ -32,6 +32,32 @@ final class OpenAPIReferenceTests: XCTestCase {
         XCTAssertEqual(document.schemas[owner]?.properties[1].value.items?.reference, item)
     }
 
+    /// OpenAPI 3.1's `components.pathItems`: a path refers to one, which is read (and its path
+    /// parameters checked against the template) as the path's own.
+    func testAPathRefersToAComponentsPathItem() throws {
+        let document = try readOpenAPI([
+            "/api/root.yaml": """
+            openapi: 3.1.0
+            info: {title: T, version: '1'}
+            paths:
+              /pets/{id}: {$ref: '#/components/pathItems/Pet'}
+            components:
+              pathItems:
+                Pet:
+                  parameters:
+                    - {name: id, in: path, required: true, schema: {type: string}}
+                  get:
+                    operationId: getPet
+                    responses: {'200': {description: the pet}}
+            """
+        ])
+        let item = try XCTUnwrap(document.paths.first)
+        XCTAssertEqual(item.path, "/pets/{id}")
+        XCTAssertEqual(item.operations.map(\.operationId), ["getPet"])
+        XCTAssertEqual(item.operations.first?.parameters.map(\.name), ["id"])
+        XCTAssertEqual(item.source.pointer.description, "/components/pathItems/Pet")
+    }
+
     func testLoaderResolvesRelativeReferences() throws {
         var loader = OpenAPILoader(
             source: OpenAPIMemorySource([
