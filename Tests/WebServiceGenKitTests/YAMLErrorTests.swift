@@ -133,6 +133,20 @@ final class YAMLErrorTests: XCTestCase {
         XCTAssertThrowsError(try YAMLReader.node(fromUTF8: [0xFF, 0xFE, 0x61, 0x00])) { error in
             XCTAssertEqual((error as? YAMLError)?.message.contains("UTF-16"), true)
         }
+        // Malformed UTF-16 and UTF-32: an odd byte, a lone or reversed surrogate, past U+10FFFF.
+        let malformed: [([UInt8], String, [Int])] = [
+            ([0x61, 0x00, 0x0A, 0x00, 0x62], "malformed UTF-16", [2, 1]),
+            ([0x00, 0x61, 0x00, 0x3A, 0xD8, 0x3D, 0x00, 0x61], "malformed UTF-16", [1, 3]),
+            ([0x61, 0x00, 0x00, 0xDC], "malformed UTF-16", [1, 2]),
+            ([0x00, 0x00, 0x00, 0x61, 0x00, 0x11, 0x00, 0x00], "malformed UTF-32", [1, 2]),
+            ([0x61, 0x00, 0x00, 0x00, 0x62, 0x00, 0x00], "malformed UTF-32", [1, 2]),
+        ]
+        for (bytes, message, place) in malformed {
+            XCTAssertThrowsError(try YAMLReader.node(fromEncoded: bytes), "\(bytes)") { error in
+                XCTAssertEqual((error as? YAMLError)?.message.hasPrefix(message), true, "\(bytes): \(error)")
+                XCTAssertEqual((error as? YAMLError).map { [$0.line, $0.column] }, place, "\(bytes)")
+            }
+        }
     }
 
     func testDescription() {

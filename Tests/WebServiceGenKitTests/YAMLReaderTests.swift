@@ -172,6 +172,28 @@ final class YAMLReaderTests: XCTestCase {
         XCTAssertEqual(try yamlNode("'a\r\n  b'\r").scalarText, "a b")
     }
 
+    /// UTF-16 and UTF-32 in either byte order, with and without a byte order mark, read as the same
+    /// text in UTF-8 (YAML 1.2.2 §5.2); the bytes are Foundation's encoding of the text.
+    func testUTF16AndUTF32AreToldApartAndRead() throws {
+        let text = "name: café\nlist: [1, \"😀\", 𝄞]\n"
+        let expected = try YAMLReader.value(fromUTF8: Array(text.utf8))
+        let encodings: [(String.Encoding, String)] = [
+            (.utf16BigEndian, "UTF-16BE"), (.utf16LittleEndian, "UTF-16LE"), (.utf32BigEndian, "UTF-32BE"),
+            (.utf32LittleEndian, "UTF-32LE"), (.utf8, "UTF-8"),
+        ]
+        for (encoding, name) in encodings {
+            let bare = try XCTUnwrap(text.data(using: encoding), name)
+            let marked = try XCTUnwrap(("\u{FEFF}" + text).data(using: encoding), name)
+            XCTAssertEqual(try YAMLReader.value(fromEncoded: bare), expected, "\(name) without a byte order mark")
+            XCTAssertEqual(try YAMLReader.value(fromEncoded: marked), expected, "\(name) with a byte order mark")
+        }
+        // A line and column are counted in characters, whatever the encoding.
+        let error = try XCTUnwrap("a: [1\n  b: c".data(using: .utf16LittleEndian))
+        XCTAssertThrowsError(try YAMLReader.node(fromEncoded: error)) { thrown in
+            XCTAssertEqual((thrown as? YAMLError).map { [$0.line, $0.column] }, [2, 4])
+        }
+    }
+
     func testYAML11LineBreaksAreCharacters() throws {
         // YAML 1.2 breaks lines at LF and CR only: U+0085, U+2028 and U+2029 are content.
         XCTAssertEqual(

@@ -6,7 +6,10 @@ import Foundation
 /// Beyond not crashing, hanging or leaking:
 /// - every node's line and column, and an error's, are within the text (a line of it, at most one
 ///   column past its end);
-/// - the same text given as a `String` gives the same tree or the same error;
+/// - the same text given as a `String` gives the same tree or the same error, and so does the same
+///   text in UTF-16 (big-endian, after a byte order mark) read by ``YAMLReader/node(fromEncoded:limits:)``;
+/// - the bytes read as any encoding (``YAMLReader/node(fromEncoded:limits:)``: UTF-16 and UTF-32
+///   where their zeros say so) give a tree or an error, never a trap;
 /// - where the tree converts to a ``YAMLValue``: no object has two members with one key, and
 ///   (without infinities or NaN, at most 100 levels deep) writing the value as JSON with
 ///   `JSONSerialization` and reading it back gives the same value (a double to a relative 1e-12:
@@ -27,7 +30,20 @@ enum YAMLTarget {
                 fuzzCheck(a == b, "the String reading fails otherwise: \(a) vs \(b)")
             default: fuzzCheck(false, "bytes and String disagree: \(fromBytes) vs \(fromText)")
             }
+            if text.unicodeScalars.first != "\u{FEFF}" {
+                var utf16: [UInt8] = [0xFE, 0xFF]
+                for unit in text.utf16 { utf16 += [UInt8(unit >> 8), UInt8(unit & 0xFF)] }
+                let fromUTF16 = Result { () throws(YAMLError) in try YAMLReader.node(fromEncoded: utf16, limits: limits)
+                }
+                switch (fromBytes, fromUTF16) {
+                case (.success(let a), .success(let b)): fuzzCheck(a == b, "the UTF-16 reading differs: \(a) vs \(b)")
+                case (.failure(let a), .failure(let b)):
+                    fuzzCheck(a == b, "the UTF-16 reading fails otherwise: \(a) vs \(b)")
+                default: fuzzCheck(false, "UTF-8 and UTF-16 disagree: \(fromBytes) vs \(fromUTF16)")
+                }
+            }
         }
+        _ = try? YAMLReader.node(fromEncoded: bytes, limits: limits)
         let node: YAMLNode
         switch fromBytes {
         case .failure(let error):

@@ -48,7 +48,7 @@ public struct OpenAPILoader: Sendable {
         }
         let document: YAMLValue
         do {
-            document = try YAMLReader.value(fromUTF8: bytes, limits: limits.yaml)
+            document = try YAMLReader.value(fromEncoded: bytes, limits: limits.yaml)
         } catch {
             throw OpenAPIError(error, file: url)
         }

@@ -28,7 +28,9 @@
 ///   follows them, as the documents in use were written for them: quoted scalars and flow
 ///   collections may continue at any indentation, a tag's suffix may hold `!`, `[`, `]` and `,`
 ///   (so a tag needs a space after it), a plain scalar takes a `:` followed by any non-space.
-/// - Only UTF-8 text is read (a `String`, or bytes checked as UTF-8).
+/// - Text is a `String`, or bytes in UTF-8, UTF-16 or UTF-32 (either byte order), told apart as
+///   YAML 1.2.2 §5.2 says (``node(fromEncoded:limits:)``), or bytes that must be UTF-8
+///   (``node(fromUTF8:limits:)``).
 /// - Bounds (``YAMLLimits``): nesting depth and alias expansion. The reader never recurses and
 ///   takes linear time.
 public enum YAMLReader {
@@ -46,6 +48,24 @@ public enum YAMLReader {
     {
         var composer = YAMLComposer(text: try YAMLText.scalars(ofUTF8: Array(bytes)), limits: limits)
         return try composer.composeDocument()
+    }
+
+    /// The root node of the one document of `bytes` in UTF-8, UTF-16 or UTF-32, either byte order,
+    /// told apart by a byte order mark or by the zero bytes around the first character (ASCII in
+    /// any YAML text that has no mark), as YAML 1.2.2 §5.2 says; malformed code units are an error
+    /// at their line and column.
+    public static func node(fromEncoded bytes: some Collection<UInt8>, limits: YAMLLimits = YAMLLimits())
+        throws(YAMLError) -> YAMLNode
+    {
+        var composer = YAMLComposer(text: try YAMLText.scalars(ofEncoded: Array(bytes)), limits: limits)
+        return try composer.composeDocument()
+    }
+
+    /// The value of the one document of `bytes` in UTF-8, UTF-16 or UTF-32 under the core schema.
+    public static func value(fromEncoded bytes: some Collection<UInt8>, limits: YAMLLimits = YAMLLimits())
+        throws(YAMLError) -> YAMLValue
+    {
+        try node(fromEncoded: bytes, limits: limits).value()
     }
 
     /// The value of the one document of `text` under the core schema (``YAMLNode/value()``).

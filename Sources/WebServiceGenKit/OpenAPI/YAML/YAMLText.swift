@@ -21,6 +21,78 @@ enum YAMLText {
         return try checked(scalars)
     }
 
+    /// The encodings a YAML stream may have (YAML 1.2.2 §5.2).
+    enum Encoding: Equatable {
+        case utf8, utf16BigEndian, utf16LittleEndian, utf32BigEndian, utf32LittleEndian
+    }
+
+    /// The encoding of `bytes` by YAML 1.2.2 §5.2's table: a byte order mark, else the zero bytes
+    /// around the first character, which is ASCII ("x" below: `00 00 00 x` is UTF-32 big-endian,
+    /// `x 00 00 00` little-endian, `00 x` UTF-16 big-endian, `x 00` little-endian), else UTF-8.
+    static func encoding(of bytes: [UInt8]) -> Encoding {
+        let head = Array(bytes.prefix(4)) + [UInt8](repeating: 0xAA, count: max(0, 4 - bytes.count))
+        switch (head[0], head[1], head[2], head[3]) {
+        case (0x00, 0x00, 0xFE, 0xFF): return .utf32BigEndian
+        case (0x00, 0x00, 0x00, _) where bytes.count >= 4: return .utf32BigEndian
+        case (0xFF, 0xFE, 0x00, 0x00) where bytes.count >= 4: return .utf32LittleEndian
+        case (_, 0x00, 0x00, 0x00) where bytes.count >= 4: return .utf32LittleEndian
+        case (0xFE, 0xFF, _, _): return .utf16BigEndian
+        case (0x00, _, _, _) where bytes.count >= 2: return .utf16BigEndian
+        case (0xFF, 0xFE, _, _): return .utf16LittleEndian
+        case (_, 0x00, _, _) where bytes.count >= 2: return .utf16LittleEndian
+        default: return .utf8
+        }
+    }
+
+    /// The scalars of `bytes` in the encoding ``encoding(of:)`` tells (YAML 1.2.2 §5.2: UTF-8,
+    /// UTF-16 or UTF-32, either byte order); malformed input is an error at the line and column
+    /// where it starts.
+    static func scalars(ofEncoded bytes: [UInt8]) throws(YAMLError) -> [UInt32] {
+        let encoding = encoding(of: bytes)
+        switch encoding {
+        case .utf8: return try scalars(ofUTF8: bytes)
+        case .utf16BigEndian, .utf16LittleEndian:
+            let big = encoding == .utf16BigEndian
+            var scalars: [UInt32] = []
+            scalars.reserveCapacity(bytes.count / 2)
+            var index = 0
+            func unit(at offset: Int) -> UInt32 {
+                big
+                    ? UInt32(bytes[offset]) << 8 | UInt32(bytes[offset + 1])
+                    : UInt32(bytes[offset + 1]) << 8 | UInt32(bytes[offset])
+            }
+            while index + 1 < bytes.count {
+                let first = unit(at: index)
+                index += 2
+                switch first {
+                case 0xD800...0xDBFF:
+                    guard index + 1 < bytes.count, case let second = unit(at: index), (0xDC00...0xDFFF).contains(second)
+                    else { throw malformed("UTF-16", scalars) }
+                    scalars.append(0x10000 + ((first - 0xD800) << 10 | (second - 0xDC00)))
+                    index += 2
+                case 0xDC00...0xDFFF: throw malformed("UTF-16", scalars)
+                default: scalars.append(first)
+                }
+            }
+            guard index == bytes.count else { throw malformed("UTF-16", scalars) }
+            return try checked(scalars)
+        case .utf32BigEndian, .utf32LittleEndian:
+            let big = encoding == .utf32BigEndian
+            var scalars: [UInt32] = []
+            scalars.reserveCapacity(bytes.count / 4)
+            var index = 0
+            while index + 3 < bytes.count {
+                let units = (0..<4).map { UInt32(bytes[index + (big ? $0 : 3 - $0)]) }
+                let value = units[0] << 24 | units[1] << 16 | units[2] << 8 | units[3]
+                guard value <= 0x10FFFF, !(0xD800...0xDFFF).contains(value) else { throw malformed("UTF-32", scalars) }
+                scalars.append(value)
+                index += 4
+            }
+            guard index == bytes.count else { throw malformed("UTF-32", scalars) }
+            return try checked(scalars)
+        }
+    }
+
     /// The scalars of UTF-8 `bytes`. UTF-16 and UTF-32 input (told by their byte order marks)
     /// is refused, and so is malformed UTF-8, at the line and column where it starts.
     static func scalars(ofUTF8 bytes: [UInt8]) throws(YAMLError) -> [UInt32] {
@@ -69,6 +141,13 @@ enum YAMLText {
     private static func malformedUTF8(_ decoded: [UInt32]) -> YAMLError {
         YAMLError(
             "malformed UTF-8: the text must be UTF-8", at: mark(after: decoded, dropping: decoded.first == 0xFEFF))
+    }
+
+    /// Malformed text in `encoding` after `decoded`.
+    private static func malformed(_ encoding: String, _ decoded: [UInt32]) -> YAMLError {
+        YAMLError(
+            "malformed \(encoding): a code unit that does not make a character",
+            at: mark(after: decoded, dropping: decoded.first == 0xFEFF))
     }
 
     /// `scalars` without a leading byte order mark, once every character is known printable.
