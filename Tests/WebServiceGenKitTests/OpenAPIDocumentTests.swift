@@ -164,4 +164,14 @@ final class OpenAPIDocumentTests: XCTestCase {
         XCTAssertEqual(document.components.securitySchemes.first?.value.kind, .mutualTLS)
         XCTAssertEqual(document.warnings, [])
     }
+
+    /// 3.1's tuples: `prefixItems` in order, and `items: false` (no element after them).
+    func testReadsA31Tuple() throws {
+        let document = try OpenAPIReader.read(contentsOf: openAPIFixture("pathitems31.yaml"))
+        let point = try XCTUnwrap(document.components.schemas.first { $0.name == "Point" }?.value)
+        XCTAssertEqual(point.types, [.array])
+        XCTAssertEqual(point.prefixItems.map(\.types), [[.number], [.number]])
+        XCTAssertEqual(point.items?.isFalse, true)
+        XCTAssertEqual(document.warnings, [])
+    }
 }

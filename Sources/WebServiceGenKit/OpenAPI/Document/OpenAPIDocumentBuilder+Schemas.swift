@@ -50,6 +50,9 @@ extension OpenAPIDocumentBuilder {
                 schema.items = try readSchema(items, at: location.appending("items"), depth: depth + 1)
             }
         }
+        if version.isJSONSchema2020 {
+            schema.prefixItems = try readSchemas(object, "prefixItems", depth: depth + 1)
+        }
         schema.enumValues = try object.array("enum")
         schema.constValue = object["const"]
         schema.allOf = try readSchemas(object, "allOf", depth: depth + 1)

@@ -26,6 +26,10 @@ public struct OpenAPISchema: Sendable, Equatable {
         get { itemsStorage.first }
         set { itemsStorage = newValue.map { [$0] } ?? [] }
     }
+    /// 3.1's `prefixItems` (JSON Schema 2020-12 §10.3.1.1): the schemas of an array's first
+    /// elements, in order, a tuple; ``items`` then describes the elements after them (a `false`
+    /// schema: none).
+    public var prefixItems: [OpenAPISchema] = []
     /// `enum`; `nil` when not given.
     public var enumValues: [YAMLValue]?
     /// 3.1's `const`.
