@@ -19,9 +19,13 @@ import Foundation
 /// Every wait polls the socket together with a pipe that `cancel()` writes to, so a cancelled or
 /// expired exchange never hangs in a system call. ``close()`` releases the three descriptors (the
 /// socket and the pipe's two ends) at once; the deinitializer does it for a connection never closed.
-// `descriptor` and `deadline` are used by one thread at a time (a pooled connection changes hands
-// under the pool's lock); the pipe's descriptors are read and closed under `flags`' lock, so that
-// a late `cancel()` never writes to a descriptor number that was closed and given to another file.
+// `descriptor` is written under `flags`' lock and read under it from any thread but the one running
+// the exchange: the exchange's thread hands the connection back by resuming the call's
+// continuation, an edge ThreadSanitizer does not see (Tests/Sanitizers/tsan.supp), so the pool's
+// and `close()`'s reads on the call's thread go through the lock. `deadline` is used by one thread
+// at a time (a pooled connection changes hands under the pool's lock). The pipe's descriptors are
+// read and closed under the same lock, so that a late `cancel()` never writes to a descriptor
+// number that was closed and given to another file.
 final class SocketConnection: @unchecked Sendable {
     private var descriptor: Int32 = -1
     private let wake: (read: Int32, write: Int32)
@@ -47,13 +51,14 @@ final class SocketConnection: @unchecked Sendable {
     /// Closes the socket and the wake pipe now; the connection is cancelled from then on. Call it
     /// only when no exchange uses the connection; calling it again does nothing.
     func close() {
-        let wasClosed = flags.withLock { flags in
-            defer { flags = (cancelled: true, closed: true) }
-            return flags.closed
+        let socket = flags.withLock { flags -> Int32? in
+            guard !flags.closed else { return nil }
+            flags = (cancelled: true, closed: true)
+            defer { descriptor = -1 }
+            return descriptor
         }
-        guard !wasClosed else { return }
-        if descriptor >= 0 { _ = systemClose(descriptor) }
-        descriptor = -1
+        guard let socket else { return }
+        if socket >= 0 { _ = systemClose(socket) }
         flags.withLock { _ in
             _ = systemClose(wake.read)
             _ = systemClose(wake.write)
@@ -64,10 +69,22 @@ final class SocketConnection: @unchecked Sendable {
     /// it anew. For a request that must go out again on a fresh connection (a 417 answer to
     /// `Expect: 100-continue`). Only the thread running the exchange calls it.
     func disconnect() {
-        guard descriptor >= 0 else { return }
-        _ = systemClose(descriptor)
-        descriptor = -1
+        let socket = exchange(-1)
+        guard socket >= 0 else { return }
+        _ = systemClose(socket)
     }
+
+    /// Sets the socket's descriptor under the lock (see the type's comment); the one it replaces.
+    @discardableResult
+    private func exchange(_ new: Int32) -> Int32 {
+        flags.withLock { _ in
+            defer { descriptor = new }
+            return descriptor
+        }
+    }
+
+    /// The socket's descriptor, read under the lock: for threads other than the exchange's.
+    private var lockedDescriptor: Int32 { flags.withLock { _ in descriptor } }
 
     /// Ends every wait, now and later, with `URLError.cancelled`.
     func cancel() {
@@ -85,13 +102,14 @@ final class SocketConnection: @unchecked Sendable {
     var isClosed: Bool { flags.current.closed }
 
     /// Whether the socket is connected.
-    var isOpen: Bool { descriptor >= 0 }
+    var isOpen: Bool { lockedDescriptor >= 0 }
 
     /// Whether an idle kept-alive connection can take a request: nothing to read (a server that
     /// closed it, or sent something unasked, makes it readable) and no error or hang-up.
     var isIdleAndOpen: Bool {
-        guard descriptor >= 0, !isCancelled else { return false }
-        var entry = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+        let socket = lockedDescriptor
+        guard socket >= 0, !isCancelled else { return false }
+        var entry = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
         return poll(&entry, 1, 0) == 0
     }
 
@@ -104,20 +122,20 @@ final class SocketConnection: @unchecked Sendable {
             case .failure(let error):
                 lastError = error
             case .success(let started):
-                descriptor = started.fd
+                exchange(started.fd)
                 if started.connected { return }
                 do {
                     try wait(for: Int16(POLLOUT))
                 } catch {
                     _ = systemClose(started.fd)
-                    descriptor = -1
+                    exchange(-1)
                     throw error
                 }
                 let failure = SocketOperations.pendingError(of: started.fd)
                 if failure == 0 { return }
                 lastError = SocketOperations.SystemError(code: failure)
                 _ = systemClose(started.fd)
-                descriptor = -1
+                exchange(-1)
             }
         }
         throw URLError(.cannotConnectToHost, reason: "cannot connect to \(host):\(port): \(lastError.description)")
