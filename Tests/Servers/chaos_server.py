@@ -23,7 +23,8 @@ and speaks HTTP/1.1 on raw sockets, a thread per connection.
       could have seen), `forget` answers plainly and writes nothing down, `miscount` writes down one SSE event more
       than it sent.
   GET /_log?run=R
-      the records of the requests whose nonce starts with `R-`, one JSON object per line:
+      the records of the requests whose nonce starts with `R-`, one JSON object per line, taken
+      out of the server's memory (a run is read once):
       {"nonce", "method", "conn", "seq" (the request's number on its connection), "behaviour",
       "body" (complete, incomplete or absent), "bodyOK" (the POST body's nonce was N),
       "answered" (the whole answer was written), "events" (an SSE stream's complete events),
@@ -275,9 +276,13 @@ class Handler(socketserver.BaseRequestHandler):
         return False
 
     def log(self, run):
+        """The records of `run`, taken out of the server's memory (a run's log is read once)."""
         prefix = run + "-"
         with RECORDS_LOCK:
             chosen = [entry for entry in RECORDS if entry.get("nonce", "").startswith(prefix)]
+            RECORDS[:] = [entry for entry in RECORDS if not entry.get("nonce", "").startswith(prefix)]
+            for nonce in [nonce for nonce in SEEN if nonce.startswith(prefix)]:
+                del SEEN[nonce]
         return "\n".join(json.dumps(entry) for entry in chosen)
 
     def answer(self, sock, reader, entry, rng, method, behaviour, nonce, conn):
