@@ -49,6 +49,33 @@ struct ArgumentBinder {
         return QueryParameters(argument: argument)
     }
 
+    /// The argument at `index` as its ``ParameterStyle`` `style` writes it: text, a list, or an
+    /// object (an `Encodable` value or a dictionary, encoded by ``QueryItemEncoder``, whose leaves
+    /// take the text they would take filling a wildcard). A list or an object inside one fails,
+    /// naming it.
+    func styledValue(_ index: Int, style: ParameterStyle, in place: @autoclosure () -> String)
+        throws(WebServiceError) -> StyledValue
+    {
+        let argument = try take(index, for: "%%\(index)%% in the \(place())")
+        let node: QueryItemEncoder.Node
+        switch QueryItemEncoder.node(of: argument) {
+        case .success(let encoded): node = encoded
+        case .failure(let failure):
+            if case .preEncodedPath? = WildcardConversion.value(of: argument) {
+                throw .invalidArguments(
+                    index: index,
+                    reason: "a PreEncodedPath is inserted as written, which a styled wildcard (\(style)) never is; "
+                        + "pass the text itself")
+            }
+            throw .invalidArguments(index: index, reason: "its value for \(style): \(failure)")
+        }
+        do {
+            return try StyledValue(node)
+        } catch {
+            throw .invalidArguments(index: index, reason: "its value for \(style): \(error)")
+        }
+    }
+
     /// The `progressParameter` argument, in one of its two forms: which one is the only decision
     /// its run-time type makes.
     func progress() throws(WebServiceError) -> (ProgressHandler?, TransferProgressHandler?) {

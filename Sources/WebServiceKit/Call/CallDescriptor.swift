@@ -255,6 +255,10 @@ final class CompiledCall: Sendable {
         if let timeout = fields.timeout, !(timeout > 0) {
             throw .invalidCall("timeout must be positive; got \(timeout)")
         }
+        if !fields.parameterStyles.isEmpty {
+            try ParameterStylePlacement.check(
+                fields.parameterStyles, url: url, headers: headerTemplates, cacheIdentifier: cacheIdentifier)
+        }
         querySetIndices = url.query.compactMap { $0.value == nil ? $0.name.soleArgument : nil }
         wildcardIndices =
             url.argumentIndices + headerTemplates.flatMap(\.value.argumentIndices)

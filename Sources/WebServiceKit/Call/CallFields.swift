@@ -32,6 +32,12 @@ public struct CallFields: Sendable {
     public var relativePath: String
     /// Header fields; values may contain wildcards. A `nil` argument drops the field.
     public var headers: [String: String] = [:]
+    /// How arguments fill their wildcards by OpenAPI's parameter serialization rules: argument
+    /// index → ``ParameterStyle`` (`[2: .form("tags", explode: false)]`). An argument with a style
+    /// may be text, a list or an object (an `Encodable` structure or a dictionary); one without
+    /// fills its wildcards as text. Each style may only fill the places it is defined for, and
+    /// only an index a wildcard uses: anything else makes the descriptor invalid.
+    public var parameterStyles: [Int: ParameterStyle] = [:]
     /// Status codes this call accepts, in addition to or instead of the client's
     /// (e.g. `[200..<300, 304]`).
     public var successCodes: StatusCodes? = nil

@@ -30,6 +30,11 @@ package enum URLEncoding {
         /// `query` characters (RFC 3986 §3.4) for literal query text; `&` and `=` were split off already.
         static let queryLiteral = ByteSet(
             "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~!$&'()*+,;=:@/?")
+        /// RFC 3986's unreserved and reserved characters (§2.2, §2.3) that a query value may hold
+        /// as they are: all but `#`, `[` and `]`, which a query may not hold (§3.4), and `&`, `=`
+        /// and `+`, which delimit items and stand for a space in `application/x-www-form-urlencoded`.
+        static let reservedQueryValue = ByteSet(
+            "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~:/?@!$'()*,;")
     }
 
     /// Encodes a value that fills one path segment.
@@ -37,6 +42,15 @@ package enum URLEncoding {
 
     /// Encodes a value that fills a query item's name or value.
     static func queryComponent(_ text: String) -> String { percentEncode(text, allowed: .unreserved) }
+
+    /// Encodes a value that fills a query item by RFC 6570's reserved expansion (`{+var}`,
+    /// OpenAPI's `allowReserved`): reserved characters and well-formed `%XX` escapes stay as they
+    /// are, but for `&`, `=`, `+`, `#`, `[` and `]` (OpenAPI 3.1.1 Appendix C: a query may not
+    /// hold the last three, and the first three would change the items a server reads); a `%` not
+    /// followed by two hex digits becomes `%25`.
+    static func reservedQueryComponent(_ text: String) -> String {
+        normalizeLiteral(text[...], allowed: .reservedQueryValue)
+    }
 
     /// Percent-encodes every byte of the UTF-8 form of `text` that is not in `allowed`.
     package static func percentEncode(_ text: String, allowed: ByteSet) -> String {

@@ -48,6 +48,8 @@ public struct WebServiceCall<Response: Sendable>: Sendable {
     ///     take the N-th argument. A leading `/` resolves from the service root's origin; a full
     ///     `https://` URL ignores the service root.
     ///   - headers: Header fields; values may contain wildcards. A `nil` argument drops the field.
+    ///   - parameterStyles: How arguments fill their wildcards by OpenAPI's parameter
+    ///     serialization rules (argument index → ``ParameterStyle``).
     ///   - successCodes: Accepted status codes, e.g. `[200..<300, 304]`.
     ///   - overridesClientSuccessCodes: `true` replaces the client's codes; `false` adds to them.
     ///   - serializer: Decodes the body.
@@ -69,6 +71,7 @@ public struct WebServiceCall<Response: Sendable>: Sendable {
         method: HTTPMethod = .get,
         relativePath: String,
         headers: [String: String] = [:],
+        parameterStyles: [Int: ParameterStyle] = [:],
         successCodes: StatusCodes? = nil,
         overridesClientSuccessCodes: Bool = false,
         serializer: some ResponseSerializer<Response>,
@@ -88,6 +91,7 @@ public struct WebServiceCall<Response: Sendable>: Sendable {
         var fields = CallFields(method: method, relativePath: relativePath)
         fields.name = name
         fields.headers = headers
+        fields.parameterStyles = parameterStyles
         fields.successCodes = successCodes
         fields.overridesClientSuccessCodes = overridesClientSuccessCodes
         fields.serializationRoot = serializationRoot
@@ -128,12 +132,13 @@ extension WebServiceCall where Response: Decodable {
     /// Creates a call with the default serializer for its `Response`: the body as it is for
     /// `Data`, text in the response's charset for `String`, nothing for ``EmptyResponse``, and
     /// JSON for every other `Decodable` type. Parameters are those of
-    /// ``init(name:method:relativePath:headers:successCodes:overridesClientSuccessCodes:serializer:serializationRoot:requestSerializer:bodyCharset:bodyParameter:timeout:cache:progressParameter:urlBuilder:errorHandler:multipartBoundary:logLevel:)``.
+    /// ``init(name:method:relativePath:headers:parameterStyles:successCodes:overridesClientSuccessCodes:serializer:serializationRoot:requestSerializer:bodyCharset:bodyParameter:timeout:cache:progressParameter:urlBuilder:errorHandler:multipartBoundary:logLevel:)``.
     public init(
         name: String? = nil,
         method: HTTPMethod = .get,
         relativePath: String,
         headers: [String: String] = [:],
+        parameterStyles: [Int: ParameterStyle] = [:],
         successCodes: StatusCodes? = nil,
         overridesClientSuccessCodes: Bool = false,
         serializationRoot: String? = nil,
@@ -150,8 +155,9 @@ extension WebServiceCall where Response: Decodable {
         logLevel: LogLevel? = nil
     ) {
         self.init(
-            name: name, method: method, relativePath: relativePath, headers: headers, successCodes: successCodes,
-            overridesClientSuccessCodes: overridesClientSuccessCodes, serializer: Self.defaultSerializer(),
+            name: name, method: method, relativePath: relativePath, headers: headers, parameterStyles: parameterStyles,
+            successCodes: successCodes, overridesClientSuccessCodes: overridesClientSuccessCodes,
+            serializer: Self.defaultSerializer(),
             serializationRoot: serializationRoot, requestSerializer: requestSerializer, bodyCharset: bodyCharset,
             bodyParameter: bodyParameter, timeout: timeout, cache: cache, cacheIdentifier: cacheIdentifier,
             progressParameter: progressParameter,
@@ -160,7 +166,7 @@ extension WebServiceCall where Response: Decodable {
     }
 
     /// Creates a call of `fields` with the default serializer for its `Response` (see
-    /// ``init(name:method:relativePath:headers:successCodes:overridesClientSuccessCodes:serializationRoot:requestSerializer:bodyCharset:bodyParameter:timeout:cache:cacheIdentifier:progressParameter:urlBuilder:errorHandler:multipartBoundary:logLevel:)``).
+    /// ``init(name:method:relativePath:headers:parameterStyles:successCodes:overridesClientSuccessCodes:serializationRoot:requestSerializer:bodyCharset:bodyParameter:timeout:cache:cacheIdentifier:progressParameter:urlBuilder:errorHandler:multipartBoundary:logLevel:)``).
     public init(_ fields: CallFields) {
         self.init(fields, serializer: Self.defaultSerializer())
     }

@@ -132,10 +132,24 @@ struct RequestFactory {
         if let cached = compiled.staticURL?.url(for: root) { return cached }
         // Room for the template and some argument text, so that the appends below do not reallocate.
         text.reserveCapacity(text.utf8.count + descriptor.storage.fields.relativePath.utf8.count + 64)
+        let styles = descriptor.storage.fields.parameterStyles
+        // The last styled wildcard of the segment being written, whose whole segment is checked
+        // once it ends (a styled value never holds a `/`).
+        var styledInSegment: Int?
         for part in compiled.url.path.parts {
             switch part {
-            case .literal(let literal): text += literal
+            case .literal(let literal):
+                if let index = styledInSegment, let slash = literal.utf8.firstIndex(of: UInt8(ascii: "/")) {
+                    try Self.checkSegment(ending: text, literal[..<slash], styled: index)
+                    styledInSegment = nil
+                }
+                text += literal
             case .argument(let index):
+                if !styles.isEmpty, let style = styles[index] {
+                    text += try styledPathText(index, style: style, binder: binder)
+                    styledInSegment = index
+                    continue
+                }
                 switch try binder.wildcard(index, in: "path") {
                 case .text(let value):
                     // RFC 3986 §5.2.4: "." and ".." segments are removed when a URL is resolved, so a
@@ -159,8 +173,18 @@ struct RequestFactory {
                 }
             }
         }
+        if let index = styledInSegment { try Self.checkSegment(ending: text, "", styled: index) }
         var separator: Character = "?"
         for item in compiled.url.query {
+            if item.value == nil, !styles.isEmpty, let index = item.name.soleArgument, let style = styles[index] {
+                let value = try binder.styledValue(index, style: style, in: "query")
+                for styled in try StyledParameterWriter.queryItems(value, style: style, index: index) {
+                    text.append(separator)
+                    text += styled
+                    separator = "&"
+                }
+                continue
+            }
             if item.value == nil, let index = item.name.soleArgument,
                 let parameters = try binder.queryParameters(index)
             {
@@ -211,6 +235,37 @@ struct RequestFactory {
         return url
     }
 
+    /// The text a styled path wildcard takes (``StyledParameterWriter``); `nil` is an error in the
+    /// path, as for any argument. (Its segment is checked for dots once it ends: ``checkSegment``.)
+    private func styledPathText(_ index: Int, style: ParameterStyle, binder: ArgumentBinder)
+        throws(WebServiceError) -> String
+    {
+        let value = try binder.styledValue(index, style: style, in: "path")
+        guard let text = StyledParameterWriter.pathText(value, style: style) else {
+            throw .invalidArguments(index: index, reason: "nil cannot fill %%\(index)%% in the path")
+        }
+        return text
+    }
+
+    /// Throws when the segment that ends with `written` (from its last `/`) and `rest` is `.` or
+    /// `..`, which URL resolution removes (RFC 3986 §5.2.4): a styled value there (a `label` of
+    /// `""` or of an empty list writes `.`) would change the path. A styled value inside a
+    /// longer segment (`users%%0%%` → `users.`) is harmless.
+    private static func checkSegment(ending written: String, _ rest: Substring, styled index: Int)
+        throws(WebServiceError)
+    {
+        let start = written.utf8.lastIndex(of: UInt8(ascii: "/")).map { written.utf8.index(after: $0) }
+        let segment = written.utf8[(start ?? written.utf8.startIndex)...]
+        let length = segment.count + rest.utf8.count
+        guard length == 1 || length == 2,
+            segment.allSatisfy({ $0 == UInt8(ascii: ".") }), rest.utf8.allSatisfy({ $0 == UInt8(ascii: ".") })
+        else { return }
+        throw .invalidArguments(
+            index: index,
+            reason: "%%\(index)%% makes the path segment \"\(String(repeating: ".", count: length))\", which a server "
+                + "removes as it resolves the path (RFC 3986 §5.2.4)")
+    }
+
     /// Renders a query name or value template; `nil` when a `nil` argument drops the item.
     private func render(_ template: Template, binder: ArgumentBinder) throws(WebServiceError) -> String? {
         if template.parts.count == 1, case .literal(let literal) = template.parts[0] { return literal }
@@ -251,12 +306,35 @@ struct RequestFactory {
         throws(WebServiceError) -> String?
     {
         if template.parts.count == 1, case .literal(let literal) = template.parts[0] { return literal }
+        let styles = descriptor.storage.fields.parameterStyles
+        if let pairs = cookiePairs(template, styles: styles) {
+            // A cookie list (RFC 6265 §4.2.1): each `form` wildcard a pair, `nil` ones left out
+            // with their separator; no pair left drops the field.
+            var texts: [String] = []
+            for (index, style) in pairs {
+                let styled = try binder.styledValue(index, style: style, in: place())
+                if let text = StyledParameterWriter.headerText(styled, style: style) { texts.append(text) }
+            }
+            return texts.isEmpty ? nil : texts.joined(separator: "; ")
+        }
         var value = ""
         var dropped = false
         for part in template.parts {
             switch part {
             case .literal(let literal): value += literal
             case .argument(let index):
+                // A styled argument: `simple` as it is, or the Cookie field's `form` (the only
+                // styles a header value or a cache identifier takes, checked when the descriptor
+                // was made).
+                if !styles.isEmpty, let style = styles[index] {
+                    let styled = try binder.styledValue(index, style: style, in: place())
+                    if let text = StyledParameterWriter.headerText(styled, style: style) {
+                        value += text
+                    } else {
+                        dropped = true
+                    }
+                    continue
+                }
                 // Every wildcard is consumed, even after a nil has dropped the value.
                 switch try binder.wildcard(index, in: place()) {
                 case .text(let text): value += text
@@ -267,6 +345,26 @@ struct RequestFactory {
             }
         }
         return dropped ? nil : value
+    }
+
+    /// The wildcards of a template that is a list of cookie pairs: `form`-styled wildcards (the
+    /// style only the `Cookie` field takes) separated by `;` and spaces only, as OpenAPI cookie
+    /// parameters are declared (`%%3%%; %%4%%`); `nil` for any other template.
+    private func cookiePairs(_ template: Template, styles: [Int: ParameterStyle]) -> [(Int, ParameterStyle)]? {
+        guard !styles.isEmpty else { return nil }
+        var pairs: [(Int, ParameterStyle)] = []
+        for part in template.parts {
+            switch part {
+            case .literal(let literal):
+                guard literal.utf8.allSatisfy({ $0 == UInt8(ascii: ";") || $0 == UInt8(ascii: " ") }),
+                    literal.utf8.contains(UInt8(ascii: ";"))
+                else { return nil }
+            case .argument(let index):
+                guard let style = styles[index], style.kind == .form else { return nil }
+                pairs.append((index, style))
+            }
+        }
+        return pairs.count > 1 ? pairs : nil
     }
 
     // MARK: Headers

@@ -7,12 +7,13 @@ extension WebServiceCall where Response == DownloadedFile {
     /// new file in the temporary directory. The call is never cached, and its responses are
     /// checked as any other's (success codes, error handler: the body's first 64 KiB are kept in
     /// memory as it is written, for them; after an error the file is deleted). Parameters are those of
-    /// ``init(name:method:relativePath:headers:successCodes:overridesClientSuccessCodes:serializer:serializationRoot:requestSerializer:bodyCharset:bodyParameter:timeout:cache:cacheIdentifier:progressParameter:urlBuilder:errorHandler:multipartBoundary:logLevel:)``.
+    /// ``init(name:method:relativePath:headers:parameterStyles:successCodes:overridesClientSuccessCodes:serializer:serializationRoot:requestSerializer:bodyCharset:bodyParameter:timeout:cache:cacheIdentifier:progressParameter:urlBuilder:errorHandler:multipartBoundary:logLevel:)``.
     public init(
         name: String? = nil,
         method: HTTPMethod = .get,
         relativePath: String,
         headers: [String: String] = [:],
+        parameterStyles: [Int: ParameterStyle] = [:],
         successCodes: StatusCodes? = nil,
         overridesClientSuccessCodes: Bool = false,
         requestSerializer: (any RequestSerializer)? = nil,
@@ -26,15 +27,16 @@ extension WebServiceCall where Response == DownloadedFile {
         logLevel: LogLevel? = nil
     ) {
         self.init(
-            name: name, method: method, relativePath: relativePath, headers: headers, successCodes: successCodes,
-            overridesClientSuccessCodes: overridesClientSuccessCodes, serializer: DownloadedFileSerializer(),
+            name: name, method: method, relativePath: relativePath, headers: headers, parameterStyles: parameterStyles,
+            successCodes: successCodes, overridesClientSuccessCodes: overridesClientSuccessCodes,
+            serializer: DownloadedFileSerializer(),
             requestSerializer: requestSerializer, bodyCharset: bodyCharset, bodyParameter: bodyParameter,
             timeout: timeout, cache: .disabled, progressParameter: progressParameter, urlBuilder: urlBuilder,
             errorHandler: errorHandler, multipartBoundary: multipartBoundary, logLevel: logLevel)
     }
 
     /// Creates a call of `fields` that streams its response body to a file, as
-    /// ``init(name:method:relativePath:headers:successCodes:overridesClientSuccessCodes:requestSerializer:bodyCharset:bodyParameter:timeout:progressParameter:urlBuilder:errorHandler:multipartBoundary:logLevel:)``
+    /// ``init(name:method:relativePath:headers:parameterStyles:successCodes:overridesClientSuccessCodes:requestSerializer:bodyCharset:bodyParameter:timeout:progressParameter:urlBuilder:errorHandler:multipartBoundary:logLevel:)``
     /// does: its ``CallFields/cache`` is ``CachePolicy/disabled`` whatever `fields` says.
     public init(_ fields: CallFields) {
         var fields = fields

@@ -386,7 +386,7 @@ extension StreamSerializer: StreamingSerializer {}
 extension WebServiceCall {
     /// Creates a call whose response is read as it arrives, in `format`'s elements: perform it
     /// with ``WebServiceClient/stream(_:_:)``. Parameters are those of
-    /// ``init(name:method:relativePath:headers:successCodes:overridesClientSuccessCodes:serializer:serializationRoot:requestSerializer:bodyCharset:bodyParameter:timeout:cache:cacheIdentifier:progressParameter:urlBuilder:errorHandler:multipartBoundary:logLevel:)``
+    /// ``init(name:method:relativePath:headers:parameterStyles:successCodes:overridesClientSuccessCodes:serializer:serializationRoot:requestSerializer:bodyCharset:bodyParameter:timeout:cache:cacheIdentifier:progressParameter:urlBuilder:errorHandler:multipartBoundary:logLevel:)``
     /// that apply to a stream (a stream is never cached). `timeout` bounds the wait for the
     /// response head, then the wait between two pieces of the body.
     ///
@@ -401,6 +401,7 @@ extension WebServiceCall {
         method: HTTPMethod = .get,
         relativePath: String,
         headers: [String: String] = [:],
+        parameterStyles: [Int: ParameterStyle] = [:],
         successCodes: StatusCodes? = nil,
         overridesClientSuccessCodes: Bool = false,
         requestSerializer: (any RequestSerializer)? = nil,
@@ -414,8 +415,9 @@ extension WebServiceCall {
         stream format: StreamFormat<Element>
     ) where Response == ResponseStream<Element> {
         self.init(
-            name: name, method: method, relativePath: relativePath, headers: headers, successCodes: successCodes,
-            overridesClientSuccessCodes: overridesClientSuccessCodes, serializer: StreamSerializer(format: format),
+            name: name, method: method, relativePath: relativePath, headers: headers, parameterStyles: parameterStyles,
+            successCodes: successCodes, overridesClientSuccessCodes: overridesClientSuccessCodes,
+            serializer: StreamSerializer(format: format),
             requestSerializer: requestSerializer, bodyCharset: bodyCharset, bodyParameter: bodyParameter,
             timeout: timeout, progressParameter: progressParameter, urlBuilder: urlBuilder,
             errorHandler: errorHandler, logLevel: logLevel)

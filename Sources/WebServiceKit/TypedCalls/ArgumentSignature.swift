@@ -9,6 +9,9 @@ struct ArgumentSignature: Sendable {
         let fillsWildcards: Bool
         /// Whether it is a ``DownloadDestination`` (or an `Optional` of one), which no wildcard uses.
         let isDownloadDestination: Bool
+        /// Whether it is `Encodable` (a structure, a dictionary, a list…): it can fill a lone query
+        /// wildcard with items, or a wildcard with a ``ParameterStyle`` as an object.
+        let isEncodable: Bool
         /// Whether it can fill a lone query wildcard with items: a ``QueryParameters``, or an
         /// `Encodable` value (a structure, a dictionary).
         let fillsQueryItems: Bool
@@ -20,10 +23,11 @@ struct ArgumentSignature: Sendable {
 
     init(arguments: [any Any.Type], body: (any Any.Type)?) {
         self.arguments = arguments.map { type in
-            Argument(
+            let isEncodable = type is any Encodable.Type
+            return Argument(
                 typeName: "\(type)", fillsWildcards: WildcardConversion.accepts(type),
                 isDownloadDestination: type == DownloadDestination.self || type == DownloadDestination?.self,
-                fillsQueryItems: type == QueryParameters.self || type is any Encodable.Type)
+                isEncodable: isEncodable, fillsQueryItems: type == QueryParameters.self || isEncodable)
         }
         self.body = body.map { "\($0)" }
     }
@@ -53,6 +57,23 @@ struct ArgumentSignature: Sendable {
         }
         let used = Set(indices)
         for (index, argument) in arguments.enumerated() {
+            // A styled argument (its wildcards' places were checked with the descriptor): text, a
+            // list of text, or an object, which an `Encodable` type may be; `deepObject` takes an
+            // object only.
+            if let style = fields.parameterStyles[index] {
+                if style.kind == .deepObject, argument.fillsWildcards || !argument.isEncodable {
+                    throw .invalidCall(
+                        "argument \(index) of \(declaration) is a \(argument.typeName), but \(style) writes the "
+                            + "members of an object: declare an Encodable structure or a [String: V] dictionary")
+                }
+                guard argument.fillsWildcards || argument.isEncodable else {
+                    throw .invalidCall(
+                        "argument \(index) of \(declaration) is a \(argument.typeName), which cannot fill %%\(index)%% "
+                            + "with \(style): declare text (a String, number, Bool, UUID, Date, URL, RawRepresentable), "
+                            + "a list of it, or an Encodable structure or dictionary")
+                }
+                continue
+            }
             let uses = indices.count { $0 == index }
             let querySetUses = querySetIndices.count { $0 == index }
             if querySetUses > 0, uses == querySetUses, argument.fillsQueryItems { continue }
