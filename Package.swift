@@ -43,7 +43,7 @@ let package = Package(
                 "WebServiceGenKit", "WebServiceKitChaos",
             ],
             path: "Benchmarks/WebServiceKitBenchmarks"),
-        .testTarget(name: "WebServiceKitTests", dependencies: products),
+        .testTarget(name: "WebServiceKitTests", dependencies: products + ["WebServiceGenKit"]),
         .testTarget(name: "WebServiceKitIntegrationTests", dependencies: products + ["WebServiceKitChaos"]),
         // The chaos soak (Docs/Reliability.md): the integration tests run its short form, the
         // benchmark its long one.

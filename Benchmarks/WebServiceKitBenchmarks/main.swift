@@ -53,7 +53,7 @@ if let exitCode = SSEStreamBenchmark.childExitCode(for: CommandLine.arguments) {
 
 // `webservice-bench --only NAME[,NAME…]` runs some measures: small-get, request-building,
 // decode, upload, download, cache, digest, size (`--size-items NAME,…` picks rows of size),
-// scaling (`--scaling-delay MS`, `--scaling-c N,…`), sse, handshakes, yaml, chaos (`--chaos-c N,…`,
+// scaling (`--scaling-delay MS`, `--scaling-c N,…`), sse, handshakes, yaml, openapi-gen, chaos (`--chaos-c N,…`,
 // `--chaos-calls N`, `--chaos-rounds N`, `--chaos-retries off,on`).
 let only: Set<String>? = CommandLine.arguments.firstIndex(of: "--only").flatMap { index in
     index + 1 < CommandLine.arguments.count
@@ -77,4 +77,5 @@ if runs("scaling") { ScalingBenchmark.run() }
 if runs("sse") { SSEStreamBenchmark.run() }
 if runs("handshakes") { HandshakeBenchmark.run() }
 if runs("yaml") { YAMLScalingBenchmark.run() }
+if runs("openapi-gen") { OpenAPIGenerationBenchmark.run() }
 if runs("chaos") { ChaosSoakBenchmark.run() }

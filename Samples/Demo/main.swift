@@ -233,4 +233,12 @@ if let text = ProcessInfo.processInfo.environment["WEBSERVICEKIT_JSONRPC_URL"], 
     await demonstrateJSONRPC(root: rpcRoot)
 }
 
+// 15. OpenAPI: a client generated from a document, against a server that validates each request.
+if let text = ProcessInfo.processInfo.environment["WEBSERVICEKIT_OPENAPI_URL"],
+    let openAPIRoot = URL(string: text + "petstore/")
+{
+    section("OpenAPI: webservice-gen's Petstore client, validated by openapi-core")
+    await demonstrateOpenAPI(root: openAPIRoot)
+}
+
 print("\ndone")

@@ -14,6 +14,7 @@ ODATA_VENV="$REPO_ROOT/.venv-odata"
 JSONRPC_VENV="$REPO_ROOT/.venv-jsonrpc"
 DIFFERENTIAL_VENV="$REPO_ROOT/.venv-differential"
 MULTIPART_NAMES_VENV="$REPO_ROOT/.venv-multipart-names"
+OPENAPI_VENV="$REPO_ROOT/.venv-openapi"
 
 # Creates virtual environment $1 from requirements file $2 when missing or when the file changed.
 make_venv() {
@@ -60,6 +61,12 @@ ensure_differential_venv() {
 # Tests/Servers/requirements-multipart-names.txt.
 ensure_multipart_names_venv() {
     make_venv "$MULTIPART_NAMES_VENV" "$REPO_ROOT/Tests/Servers/requirements-multipart-names.txt"
+}
+
+# The validating OpenAPI server's environment: openapi-core and what it needs, pinned in
+# Tests/Servers/requirements-openapi.txt.
+ensure_openapi_venv() {
+    make_venv "$OPENAPI_VENV" "$REPO_ROOT/Tests/Servers/requirements-openapi.txt"
 }
 
 # Installs the Debian package $2 when the command $1 is missing (nor in /usr/sbin); fails where
@@ -219,6 +226,17 @@ start_chaos_server() {
 # standard library only) and exports its root, http://127.0.0.1:PORT/, in WEBSERVICEKIT_DOCS_URL.
 start_docs_api() {
     start_server WEBSERVICEKIT_DOCS_URL "" ok python3 "$REPO_ROOT/Tests/Servers/docs_api_server.py" @PORT@
+}
+
+# Starts the validating OpenAPI server (Tests/Servers/openapi_server.py): openapi-core checks each
+# request against the document it is for and the server answers from the document. Every
+# document of the folder $2 (Tests/WebServiceGenKitTests/Fixtures/OpenAPI/generate by default) is
+# served under /NAME/ (its file name without the extension); exports the root,
+# http://127.0.0.1:PORT/, in the variable named $1 (WEBSERVICEKIT_OPENAPI_URL by default).
+start_openapi_server() {
+    start_server "${1:-WEBSERVICEKIT_OPENAPI_URL}" "" _health \
+        "$OPENAPI_VENV/bin/python" "$REPO_ROOT/Tests/Servers/openapi_server.py" \
+        "${2:-$REPO_ROOT/Tests/WebServiceGenKitTests/Fixtures/OpenAPI/generate}" @PORT@
 }
 
 # Starts the server that parses multipart bodies with Werkzeug, Django or python-multipart (by

@@ -1,4 +1,4 @@
-// webservice-gen: ifacegen JSON IDL and HTTPIDL files in, WebServiceKit Swift out.
+// webservice-gen: ifacegen JSON IDL and HTTPIDL files, or an OpenAPI document, in; WebServiceKit Swift out.
 import Foundation
 import WebServiceGenKit
 
@@ -18,22 +18,64 @@ if command.showsHelp {
     exit(0)
 }
 
+/// Writes `text` to `path` unless the file already holds it (so a build does not recompile it).
+func write(_ text: String, to path: String) {
+    guard FileManager.default.contents(atPath: path) != Data(text.utf8) else { return }
+    do {
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
+    } catch {
+        fail("error: cannot write '\(path)': \(error.localizedDescription)", status: 1)
+    }
+}
+
 let swift: String
-do {
-    swift = try WebServiceGenerator(options: command.options).generate(command.inputs)
-} catch {
-    fail(error.description, status: 1)
+switch command.mode {
+case .idl:
+    do {
+        swift = try WebServiceGenerator(options: command.options).generate(command.inputs)
+    } catch {
+        fail(error.description, status: 1)
+    }
+case .openAPI:
+    do {
+        let generated = try OpenAPIGenerator(options: command.options)
+            .generate(contentsOf: URL(fileURLWithPath: command.inputs[0]))
+        for warning in generated.warnings {
+            FileHandle.standardError.write(
+                Data(
+                    "\(warning.location.file.path)\(warning.location.pointer.fragment): warning: \(warning.message)\n"
+                        .utf8))
+        }
+        if let folder = command.outputDirectory {
+            let files = generated.files()
+            do {
+                try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+                // Files of an earlier, larger generation would declare the same types again.
+                let names = Set(files.map(\.name))
+                let prefix = files.last.map { String($0.name.dropLast("Support.swift".count)) } ?? ""
+                for old in try FileManager.default.contentsOfDirectory(atPath: folder)
+                where old.hasPrefix(prefix) && old.hasSuffix(".swift") && !names.contains(old) {
+                    let middle = old.dropFirst(prefix.count).dropLast(".swift".count)
+                    if (middle.hasPrefix("Models") || middle.hasPrefix("Calls")),
+                        middle.drop(while: { $0.isLetter }).allSatisfy(\.isNumber)
+                    {
+                        try FileManager.default.removeItem(atPath: (folder as NSString).appendingPathComponent(old))
+                    }
+                }
+            } catch {
+                fail("error: cannot write into '\(folder)': \(error.localizedDescription)", status: 1)
+            }
+            for file in files { write(file.source, to: (folder as NSString).appendingPathComponent(file.name)) }
+            exit(0)
+        }
+        swift = generated.source
+    } catch {
+        fail(error.description, status: 1)
+    }
 }
 
 guard let output = command.output else {
     FileHandle.standardOutput.write(Data(swift.utf8))
     exit(0)
 }
-// Leaves an unchanged file alone, so a build does not recompile it.
-if FileManager.default.contents(atPath: output) != Data(swift.utf8) {
-    do {
-        try Data(swift.utf8).write(to: URL(fileURLWithPath: output), options: .atomic)
-    } catch {
-        fail("error: cannot write '\(output)': \(error.localizedDescription)", status: 1)
-    }
-}
+write(swift, to: output)

@@ -181,45 +181,34 @@ struct SwiftWriter {
 
     private mutating func writeJSONValue() {
         line("/// Any JSON value: what ifacegen's `raw` fields hold.")
-        block("\(access)enum JSONValue: Codable, Sendable, Equatable") { writer in
-            writer.line("case null")
-            writer.line("case bool(Bool)")
-            writer.line("case number(Double)")
-            writer.line("case string(String)")
-            writer.line("case array([JSONValue])")
-            writer.line("case object([String: JSONValue])")
-            writer.line()
-            writer.line("/// Decodes any JSON value.")
-            writer.block("\(writer.access)init(from decoder: any Decoder) throws") { writer in
-                writer.line("let container = try decoder.singleValueContainer()")
-                writer.line("if container.decodeNil() {")
-                writer.line("    self = .null")
-                writer.line("} else if let value = try? container.decode(Bool.self) {")
-                writer.line("    self = .bool(value)")
-                writer.line("} else if let value = try? container.decode(Double.self) {")
-                writer.line("    self = .number(value)")
-                writer.line("} else if let value = try? container.decode(String.self) {")
-                writer.line("    self = .string(value)")
-                writer.line("} else if let value = try? container.decode([JSONValue].self) {")
-                writer.line("    self = .array(value)")
-                writer.line("} else {")
-                writer.line("    self = .object(try container.decode([String: JSONValue].self))")
-                writer.line("}")
-            }
-            writer.line()
-            writer.line("/// Encodes the value as it was decoded.")
-            writer.block("\(writer.access)func encode(to encoder: any Encoder) throws") { writer in
-                writer.line("var container = encoder.singleValueContainer()")
-                writer.line("switch self {")
-                writer.line("case .null: try container.encodeNil()")
-                writer.line("case .bool(let value): try container.encode(value)")
-                writer.line("case .number(let value): try container.encode(value)")
-                writer.line("case .string(let value): try container.encode(value)")
-                writer.line("case .array(let value): try container.encode(value)")
-                writer.line("case .object(let value): try container.encode(value)")
-                writer.line("}")
-            }
-        }
+        for text in Self.jsonValueSource(access: access, conformances: "Codable, Sendable, Equatable") { line(text) }
+    }
+
+    /// The `JSONValue` enum both generators write (their doc comment aside), one line each,
+    /// indented from the enum's own level.
+    static func jsonValueSource(access: String, conformances: String) -> [String] {
+        let body = [
+            "case null", "case bool(Bool)", "case number(Double)", "case string(String)", "case array([JSONValue])",
+            "case object([String: JSONValue])", "",
+            "/// Decodes any JSON value.",
+            "\(access)init(from decoder: any Decoder) throws {",
+            "    let container = try decoder.singleValueContainer()",
+            "    if container.decodeNil() {", "        self = .null",
+            "    } else if let value = try? container.decode(Bool.self) {", "        self = .bool(value)",
+            "    } else if let value = try? container.decode(Double.self) {", "        self = .number(value)",
+            "    } else if let value = try? container.decode(String.self) {", "        self = .string(value)",
+            "    } else if let value = try? container.decode([JSONValue].self) {", "        self = .array(value)",
+            "    } else {", "        self = .object(try container.decode([String: JSONValue].self))", "    }", "}", "",
+            "/// Encodes the value as it was decoded.",
+            "\(access)func encode(to encoder: any Encoder) throws {",
+            "    var container = encoder.singleValueContainer()", "    switch self {",
+            "    case .null: try container.encodeNil()", "    case .bool(let value): try container.encode(value)",
+            "    case .number(let value): try container.encode(value)",
+            "    case .string(let value): try container.encode(value)",
+            "    case .array(let value): try container.encode(value)",
+            "    case .object(let value): try container.encode(value)", "    }", "}",
+        ]
+        return ["\(access)enum JSONValue: \(conformances) {"] + body.map { $0.isEmpty ? "" : "    " + $0 } + ["}"]
     }
 
     // MARK: Calls

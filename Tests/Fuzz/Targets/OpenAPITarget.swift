@@ -7,7 +7,9 @@ import Foundation
 ///
 /// Beyond not crashing, hanging or leaking: a document read has every schema a `$ref` leads to
 /// among its schemas (the reader reads each target once, without recursion), its paths start with
-/// `/`, and each error names a file of the input.
+/// `/`, and each error names a file of the input. Each document read is then turned into Swift
+/// (``OpenAPIGenerator``) twice, which must give the same text, as one file and as several files
+/// holding the same lines.
 enum OpenAPITarget {
     static let limits = OpenAPILimits(
         maximumFiles: 10, maximumReferenceChain: 16, maximumSchemaDepth: 32,
@@ -39,5 +41,18 @@ enum OpenAPITarget {
             stack += schema.properties.map(\.value) + schema.allOf + schema.oneOf + schema.anyOf
             if let items = schema.items { stack.append(items) }
         }
+        generate(document)
+    }
+
+    static func generate(_ document: OpenAPIDocument) {
+        let generator = OpenAPIGenerator(options: GeneratorOptions(namespace: "API"), limits: limits)
+        guard let first = try? generator.generate(document), let second = try? generator.generate(document) else {
+            fuzzCheck(false, "a document read could not be generated")
+            return
+        }
+        fuzzCheck(first.source == second.source, "two generations of one document differ")
+        let whole = first.source.split(separator: "\n").filter { $0.contains("struct ") || $0.contains("enum ") }
+        let parts = first.files(limit: 4).map(\.source).joined(separator: "\n").split(separator: "\n")
+        fuzzCheck(Set(whole).isSubset(of: Set(parts)), "the files lack a declaration of the single file")
     }
 }
