@@ -6,10 +6,11 @@
 # fault, which checks how much the server managed to send before the client refused the head:
 # under TSan the refusal still comes (the delegate answers `.cancel`), but FoundationNetworking
 # reads the whole body from the loopback meanwhile; a question of speed, not of races. Nor the
-# guides' programs (DocBlocksRunTests): linked with TSan's objects they would need its runtime too.
+# guides' programs (DocBlocksRunTests) nor the OpenAPI import's generated ones
+# (OpenAPIGeneratedCodeTests): linked with TSan's objects they would need its runtime too.
 # WEBSERVICEKIT_TSAN_FILTER replaces the filter (a `swift test --filter` pattern).
 TSAN_FILTER='^WebServiceKit(Tests|IntegrationTests)\.'
-TSAN_SKIP=(MemoryGrowthTests 'FaultMatrixTests/testHugeBodyOverTheLimit$' DocBlocksRunTests)
+TSAN_SKIP=(MemoryGrowthTests 'FaultMatrixTests/testHugeBodyOverTheLimit$' DocBlocksRunTests OpenAPIGeneratedCodeTests)
 
 # What the leak check runs under valgrind: the long run of calls, the stress test, and the unit
 # tests of the client, the cache and the single-flight provider; fewer calls than the plain run,

@@ -29,7 +29,8 @@ final class OpenAPIGeneratedCodeTests: XCTestCase {
                 "check requiredNullable=null",
                 "check readOnly.omitted=true",
                 "check dataModel=v",
-            ])
+                "call getCatalog Spring 2 b",
+            ], server: true)
     }
 
     func testModels31() throws {
@@ -42,7 +43,8 @@ final class OpenAPIGeneratedCodeTests: XCTestCase {
                 "check level.unknown=undocumented(\"debug\")",
                 "check expression.left=1.0",
                 "check window=2",
-            ])
+                "call listEvents 0",
+            ], server: true)
     }
 
     func testParametersReachTheValidatingServer() throws {

@@ -53,3 +53,15 @@ if written(Catalog(id: UUID(), title: "t", status: .draft, created: Date())).con
 }
 print("check requiredNullable=\(written(RequiredNullable(value: nil)).contains(#""value":null"#) ? "null" : "missing")")
 print("check dataModel=\(DataModel(value: "v").value ?? "")")
+
+// The document's operation against the validating server: its answer is Catalog's example,
+// read into the generated types.
+let client = WebServiceClient(
+    serviceRoot: URL(string: ProcessInfo.processInfo.environment["OPENAPI_ROOT"] ?? "http://127.0.0.1:9/")!
+        .appendingPathComponent("models30/"))
+do {
+    let catalog = try await client.perform(.getCatalog)
+    print("call getCatalog \(catalog.title) \(catalog.pets?.count ?? 0) \(catalog.root?.children?.first?.name ?? "-")")
+} catch {
+    print("call getCatalog failed: \(error)")
+}

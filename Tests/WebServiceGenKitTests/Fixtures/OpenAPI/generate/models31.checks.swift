@@ -21,3 +21,13 @@ if let expression = decode(Expression.self, #"{"op":"add","left":{"value":1},"ri
 }
 // A $ref to a $defs schema of another schema.
 print("check window=\(Window(from: 1, to: 2).to ?? 0)")
+
+// The document's operation against the validating server.
+let client = WebServiceClient(
+    serviceRoot: URL(string: ProcessInfo.processInfo.environment["OPENAPI_ROOT"] ?? "http://127.0.0.1:9/")!
+        .appendingPathComponent("models31/"))
+do {
+    print("call listEvents \(try await client.perform(.listEvents).count)")
+} catch {
+    print("call listEvents failed: \(error)")
+}
