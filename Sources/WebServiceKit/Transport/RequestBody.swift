@@ -32,6 +32,36 @@ public struct RequestBody: Sendable {
         RequestBody(storage: .stream(open: open, length: length, isReplayable: isReplayable))
     }
 
+    /// A body streamed from the file at `url` (a file URL), never held in memory: its length is
+    /// read now and sent as `Content-Length`, and each send opens the file anew.
+    ///
+    /// ```swift
+    /// try await client.perform(.putBlob, "photo.png", body: try .file(photoURL))
+    /// ```
+    public static func file(_ url: URL) throws(WebServiceError) -> RequestBody {
+        let size: Int64
+        do {
+            let attributes = try FileManager.default.attributesOfItem(atPath: url.path)
+            guard attributes[.type] as? FileAttributeType == .typeRegular,
+                let bytes = (attributes[.size] as? NSNumber)?.int64Value
+            else {
+                throw WebServiceError.requestSerialization(
+                    "'\(url.path)' is not a regular file: a body is read from a file")
+            }
+            size = bytes
+        } catch let error as WebServiceError {
+            throw error
+        } catch {
+            throw .requestSerialization("the body file '\(url.path)' cannot be read: \(error.localizedDescription)")
+        }
+        return .stream(length: size) {
+            guard let stream = InputStream(url: url) else {
+                throw WebServiceError.requestSerialization("the body file '\(url.path)' cannot be opened")
+            }
+            return stream
+        }
+    }
+
     /// The byte count, when known.
     public var length: Int64? {
         switch storage {

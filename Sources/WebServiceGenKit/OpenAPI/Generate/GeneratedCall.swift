@@ -64,7 +64,8 @@ enum GeneratedBody: Sendable {
     /// `multipart/form-data`: the parts, as `[FormData]`; the schema's type (a struct gets a
     /// `formData` property that makes them) and each property's `encoding` content type.
     case multipart(GeneratedType?, contentTypes: [String: String])
-    /// Any other media type: the bytes, sent as they are with that `Content-Type`.
+    /// Any other media type: a `RequestBody` (`.data(bytes)`, or `.file(url)` streamed from
+    /// disk), sent as it is with that `Content-Type`.
     case data(mediaType: String)
     /// `text/*`: a string.
     case text(mediaType: String)
@@ -78,6 +79,9 @@ enum GeneratedResponse: Sendable {
     case text
     /// Any other body: `Data`.
     case data
+    /// The same body, written to a file (`DownloadedFile`, a `DownloadDestination` argument
+    /// last): the `…ToFile` twin of a call that answers with `data`.
+    case file
     /// No body: `EmptyResponse`.
     case empty
     /// `text/event-stream`: a `ResponseStream<ServerSentEvent>`.

@@ -13,7 +13,18 @@ struct OpenAPICallBuilder {
         var calls: [GeneratedCall] = []
         for pathItem in document.paths {
             for operation in pathItem.operations {
-                calls.append(call(for: operation, models: &models))
+                let call = call(for: operation, models: &models)
+                calls.append(call)
+                // Bytes come in memory, or to a file through the download twin.
+                if case .data = call.response {
+                    var twin = call
+                    twin.name = callNames.claimMember(call.name.replacingOccurrences(of: "`", with: "") + "ToFile")
+                    twin.response = .file
+                    twin.documentation += [
+                        "", "The body goes to a file: pass a `DownloadDestination` last (or `nil`).",
+                    ]
+                    calls.append(twin)
+                }
             }
         }
         return calls

@@ -118,6 +118,8 @@ struct OpenAPISwiftWriter {
             pieces.append(writer.piece(.models) { $0.writeDeclaration(declaration) })
         }
         for call in calls {
+            // A `…ToFile` twin shares its call's error enum.
+            if case .file = call.response { continue }
             if let failureType = call.failureType {
                 pieces.append(writer.piece(.models) { $0.writeFailure(failureType, of: call) })
             }
@@ -330,7 +332,8 @@ struct OpenAPISwiftWriter {
 
     /// `Arguments == ArgumentList<…>, Body == …, Response == …`.
     private func signature(of call: GeneratedCall) -> String {
-        let arguments = call.arguments.map { swiftType($0.type, qualified: true) + ($0.isOptional ? "?" : "") }
+        var arguments = call.arguments.map { swiftType($0.type, qualified: true) + ($0.isOptional ? "?" : "") }
+        if case .file = call.response { arguments.append("DownloadDestination?") }
         return "Arguments == ArgumentList<\(arguments.joined(separator: ", "))>, Body == \(bodyType(call.body)), "
             + "Response == \(responseType(call.response))"
     }
@@ -340,7 +343,7 @@ struct OpenAPISwiftWriter {
         case nil: "NoBody"
         case .json(let type, _)?, .form(let type)?: swiftType(type, qualified: true)
         case .multipart?: "[FormData]"
-        case .data?: "Data"
+        case .data?: "RequestBody"
         case .text?: "String"
         }
     }
@@ -350,6 +353,7 @@ struct OpenAPISwiftWriter {
         case .json(let type): swiftType(type, qualified: true)
         case .text: "String"
         case .data: "Data"
+        case .file: "DownloadedFile"
         case .empty: "EmptyResponse"
         case .eventStream: "ResponseStream<ServerSentEvent>"
         case .jsonLines(let type): "ResponseStream<\(swiftType(type, qualified: true))>"
@@ -487,7 +491,7 @@ struct OpenAPISwiftWriter {
         case .form: "the form (application/x-www-form-urlencoded) body"
         case .multipart(.named(let name)?, _): "the multipart/form-data parts: a `\(name)`'s `formData()`"
         case .multipart: "the multipart/form-data parts"
-        case .data(let mediaType): "the body's bytes, sent as \(mediaType)"
+        case .data(let mediaType): "the body (`.data(bytes)`, or `.file(url)` streamed from disk), sent as \(mediaType)"
         case .text(let mediaType): "the \(mediaType) body"
         }
     }

@@ -37,6 +37,12 @@ await outcome("createNote") {
     try await client.perform(.createNote, body: NewNote(title: "Groceries", pinned: true)).title
 }
 await outcome("getNote") { try await client.perform(.getNote, 1).title }
+// The second requirement of getNote: HTTP Basic, when no bearer token is set.
+var basicOnly = Security(origin: root)
+basicOnly.basic = (user: "u", password: "p")
+let basicClient = WebServiceClient(serviceRoot: root)
+basicClient.authenticationProvider = basicOnly
+await outcome("getNote.basic") { try await basicClient.perform(.getNote, 1).title }
 await outcome("login") {
     "text=\(try await client.perform(.login, body: LoginRequest(user: "u", password: "p w", remember: true)).isEmpty == false)"
 }
@@ -47,10 +53,23 @@ await outcome("uploadAttachment") {
     return "stored"
 }
 await outcome("putBlob") {
-    _ = try await client.perform(.putBlob, "a b.bin", body: Data([1, 2, 3]))
+    _ = try await client.perform(.putBlob, "a b.bin", body: .data(Data([1, 2, 3])))
+    return "stored"
+}
+await outcome("putBlob.file") {
+    let file = FileManager.default.temporaryDirectory.appendingPathComponent("openapi-blob-\(UUID().uuidString)")
+    try Data(repeating: 7, count: 100_000).write(to: file)
+    defer { try? FileManager.default.removeItem(at: file) }
+    _ = try await client.perform(.putBlob, "big.bin", body: try .file(file))
     return "stored"
 }
 await outcome("getBlob") { "\(try await client.perform(.getBlob, "a b.bin").count > 0)" }
+await outcome("getBlobToFile") {
+    let file = FileManager.default.temporaryDirectory.appendingPathComponent("openapi-get-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: file) }
+    let downloaded = try await client.perform(.getBlobToFile, "a b.bin", DownloadDestination(file))
+    return "\(downloaded.url == file) \(downloaded.byteCount > 0)"
+}
 await outcome("echoText") { "text=\(try await client.perform(.echoText, body: "hello").isEmpty == false)" }
 await outcome("feed") {
     var count = 0
