@@ -72,6 +72,8 @@ final class OpenAPIGeneratedCodeTests: XCTestCase {
                 "call putBlob.file stored",
                 "call getBlob true",
                 "call getBlobToFile true true",
+                // OAuth 2 through SingleFlightAuthenticationProvider: a 401 renews the token.
+                "check oauth.renewed=true authentication",
                 "call echoText text=true",
                 "call feed events=0",
                 "call logLines Groceries",

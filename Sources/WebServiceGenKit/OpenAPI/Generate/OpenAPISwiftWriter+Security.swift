@@ -46,6 +46,20 @@ extension OpenAPISwiftWriter {
 
     // MARK: Security
 
+    /// Whether the generated provider adds the scheme's credential itself (an API key, Basic, a
+    /// bearer token), rather than through a provider of its own (OAuth 2, OpenID Connect).
+    static func isDirect(_ kind: OpenAPISecurityScheme.Kind) -> Bool {
+        switch kind {
+        case .apiKey, .http: true
+        default: false
+        }
+    }
+
+    static func isOAuth(_ kind: OpenAPISecurityScheme.Kind) -> Bool {
+        if case .oauth2 = kind { return true }
+        return false
+    }
+
     /// The provider: a credential per scheme the calls use, and the table of each call's
     /// requirements.
     mutating func writeSecurity(
@@ -78,12 +92,19 @@ extension OpenAPISwiftWriter {
                 case .http(let kind, _) where kind == "basic":
                     writer.documentation(["`\(member.scheme)`: HTTP Basic (RFC 7617), a user and a password."])
                     writer.line("\(writer.access)var \(member.member): (user: String, password: String)?")
-                default:
+                case .http:
                     writer.documentation([
-                        "`\(member.scheme)`: a bearer token (RFC 6750), asked for before each request; the closure",
-                        "gets, caches and refreshes the token (an OAuth 2 or OpenID Connect client's).",
+                        "`\(member.scheme)`: a bearer token (RFC 6750), asked for before each request (the closure",
+                        "may cache it).",
                     ])
                     writer.line("\(writer.access)var \(member.member): (@Sendable () async throws -> String)?")
+                default:
+                    writer.documentation([
+                        "`\(member.scheme)`: \(Self.isOAuth(member.kind) ? "OAuth 2" : "OpenID Connect"), through a provider that adds the token and",
+                        "renews it: `SingleFlightAuthenticationProvider(client)`, whose `CredentialAuthenticator` runs",
+                        "the flow (client credentials, a refresh token) once for every call a 401 stopped.",
+                    ])
+                    writer.line("\(writer.access)var \(member.member): (any AuthenticationProvider)?")
                 }
             }
             writer.documentation(["The origin the credentials are for."])
@@ -156,11 +177,14 @@ extension OpenAPISwiftWriter {
                             writer.line("guard let (user, password) = \(plain) else { continue }")
                             writer.line("let encoded = Data((user + \":\" + password).utf8).base64EncodedString()")
                             writer.line("request.setValue(\"Basic \" + encoded, forHTTPHeaderField: \"Authorization\")")
-                        default:
+                        case .http:
                             writer.line("guard let token = \(plain) else { continue }")
                             writer.line(
                                 "request.setValue(\"Bearer \" + (try await token()), forHTTPHeaderField: \"Authorization\")"
                             )
+                        default:
+                            writer.line("guard let provider = \(plain) else { continue }")
+                            writer.line("request = try await provider.authenticate(request, for: call)")
                         }
                         writer.indent -= 1
                     }
@@ -168,6 +192,57 @@ extension OpenAPISwiftWriter {
                     writer.line("}")
                 }
                 writer.line("return request")
+            }
+            let providers = members.filter { !Self.isDirect($0.kind) }
+            if !providers.isEmpty {
+                writer.line()
+                writer.documentation([
+                    "Lets the OAuth 2 and OpenID Connect providers of the call's schemes see the answer: one may",
+                    "renew its token and ask for the request again.",
+                ])
+                writer.line(
+                    "\(writer.access)func handle(_ response: TransportResponse, to request: WebServiceRequest, "
+                        + "for call: CallDescriptor)")
+                writer.line("    async throws -> AuthenticationDecision")
+                writer.block("") { writer in
+                    writer.block("for provider in providers(for: call)") { writer in
+                        writer.block(
+                            "if case .retry = try await provider.handle(response, to: request, for: call)"
+                        ) { writer in writer.line("return .retry") }
+                    }
+                    writer.line("return .proceed")
+                }
+                writer.line()
+                writer.documentation(["Tells the providers of the call's schemes that its request got no answer."])
+                writer.block(
+                    "\(writer.access)func handle(_ failure: WebServiceError, to request: WebServiceRequest, "
+                        + "for call: CallDescriptor) async"
+                ) { writer in
+                    writer.block("for provider in providers(for: call)") { writer in
+                        writer.line("await provider.handle(failure, to: request, for: call)")
+                    }
+                }
+                writer.line()
+                writer.documentation(["Forgets the providers' tokens."])
+                writer.block("\(writer.access)func invalidate() async") { writer in
+                    for member in providers {
+                        writer.line("await \(member.member.replacingOccurrences(of: "`", with: ""))?.invalidate()")
+                    }
+                }
+                writer.line()
+                writer.documentation(["The providers set for the schemes the call's requirements name."])
+                writer.block("private func providers(for call: CallDescriptor) -> [any AuthenticationProvider]") {
+                    writer in
+                    writer.line("let schemes = Set((Self.requirements[call.name] ?? []).joined())")
+                    writer.line("var found: [any AuthenticationProvider] = []")
+                    for member in providers {
+                        let plain = member.member.replacingOccurrences(of: "`", with: "")
+                        writer.line(
+                            "if schemes.contains(\(SwiftNaming.stringLiteral(member.scheme))), let provider = \(plain) "
+                                + "{ found.append(provider) }")
+                    }
+                    writer.line("return found")
+                }
             }
             writer.line()
             writer.documentation(["Whether every scheme of `requirement` has credentials."])

@@ -12,7 +12,19 @@ security.apiKey = "k-header"
 security.queryKey = "k-query"
 security.cookieKey = "k-cookie"
 security.bearer = { "t-bearer" }
-security.oauth = { "t-oauth" }
+/// OAuth 2 through the library's provider hook: a token client whose tokens a 401 renews.
+actor TokenClient: CredentialAuthenticator {
+    private(set) var issued = 0
+    func authenticate(replacing current: String?) async throws -> String {
+        issued += 1
+        return "t-oauth-\(issued)"
+    }
+    nonisolated func apply(_ token: String, to request: inout WebServiceRequest) {
+        request.setValue("Bearer " + token, forHTTPHeaderField: "Authorization")
+    }
+}
+let tokens = TokenClient()
+security.oauth = SingleFlightAuthenticationProvider(tokens)
 
 func outcome(_ name: String, _ perform: () async throws -> String) async {
     do {
@@ -64,6 +76,12 @@ await outcome("putBlob.file") {
     return "stored"
 }
 await outcome("getBlob") { "\(try await client.perform(.getBlob, "a b.bin").count > 0)" }
+// A 401 makes the OAuth provider renew its token and the call go again.
+do {
+    _ = try await client.perform(.getBlob, "a b.bin", prepare: respond("401"))
+} catch {
+    print("check oauth.renewed=\(await tokens.issued > 1) \(error.category)")
+}
 await outcome("getBlobToFile") {
     let file = FileManager.default.temporaryDirectory.appendingPathComponent("openapi-get-\(UUID().uuidString)")
     defer { try? FileManager.default.removeItem(at: file) }
