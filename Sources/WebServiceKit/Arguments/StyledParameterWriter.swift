@@ -163,6 +163,37 @@ enum StyledParameterWriter {
         }
     }
 
+    /// The fields of a form body (``StyledFormRequestSerializer``): each member of `value` as a
+    /// query parameter of its style (`styles[name]`, else `form` exploding) would be; an error
+    /// naming the member when one has no form.
+    static func formFields(of value: Any, styles: [String: ParameterStyle]) throws(SerializationError) -> [String] {
+        let members: [(String, QueryItemEncoder.Node)]
+        switch QueryItemEncoder.members(of: value) {
+        case .success(let found): members = found
+        case .failure(let failure): throw SerializationError("a form body: \(failure)")
+        }
+        var fields: [String] = []
+        fields.reserveCapacity(members.count)
+        for (name, node) in members {
+            let style = styles[name] ?? .form(name)
+            let styled: StyledValue
+            do {
+                styled = try StyledValue(node)
+            } catch {
+                throw SerializationError("a form body's member \(name): \(error)")
+            }
+            do {
+                fields += try queryItems(styled, style: style, index: 0)
+            } catch {
+                guard case .invalidArguments(_, let reason) = error.reason else {
+                    throw SerializationError("a form body's member \(name): \(error)")
+                }
+                throw SerializationError("a form body's member \(name): \(reason)")
+            }
+        }
+        return fields
+    }
+
     /// `color=blue`, `color=blue,black,brown` or `color=blue&color=black&color=brown` (one item
     /// each), `color=R,100,G,200,B,150` or `R=100&G=200&B=150`.
     private static func form(_ value: StyledValue, name: String, explode: Bool, encode: (String) -> String)

@@ -59,8 +59,10 @@ struct GeneratedArgument: Sendable {
 enum GeneratedBody: Sendable {
     /// `application/json` (or `…+json`): a `Codable` value, written by the generated coder.
     case json(GeneratedType, mediaType: String)
-    /// `application/x-www-form-urlencoded`: an `Encodable` value, its members as form fields.
-    case form(GeneratedType)
+    /// `application/x-www-form-urlencoded`: an `Encodable` value, its members as form fields,
+    /// each written by its `encoding`'s style (a property name and a `ParameterStyle` expression;
+    /// the others `form`, exploding).
+    case form(GeneratedType, styles: [(property: String, expression: String)])
     /// `multipart/form-data`: the parts, as `[FormData]`; the schema's type (a struct gets a
     /// `formData` property that makes them) and each property's `encoding` content type.
     case multipart(GeneratedType?, contentTypes: [String: String])

@@ -21,7 +21,8 @@ struct GeneratedNames {
     static let libraryTypes: Set<String> = [
         "ArgumentList", "Character", "ClosedRange", "Decimal", "Duration", "Hashable", "Hasher", "Identifiable",
         "Int8", "Int16", "UInt", "UInt8", "UInt16", "Never", "NoBody", "ParameterStyle", "Range", "Result",
-        "Substring", "Task", "TextRequestSerializer", "TypedCall", "UUID", "DecodingError", "JSONDecoder",
+        "Substring", "Task", "TextRequestSerializer", "StyledFormRequestSerializer", "TypedCall", "UUID",
+        "DecodingError", "JSONDecoder",
         "JSONEncoder", "JSONSerialization", "NSNull", "Comparable", "Collection", "Sequence", "ResponseStream",
         "ServerSentEvent", "AuthenticationProvider", "WebServiceRequest", "CallDescriptor", "ResponseErrorHandler",
         "ResponseContext", "WebServiceError", "URLComponents", "URLQueryItem", "HTTPMethod",

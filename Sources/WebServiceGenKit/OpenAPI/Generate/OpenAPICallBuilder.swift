@@ -168,6 +168,22 @@ struct OpenAPICallBuilder {
         }
     }
 
+    /// The `ParameterStyle` expression of a form property's `encoding`; `nil` when it is `form`,
+    /// exploding (the default), without `allowReserved`.
+    static func formStyle(_ encoding: OpenAPIEncoding) -> String? {
+        let style = encoding.style ?? .form
+        let explode = encoding.explode ?? (style == .form)
+        guard style != .form || !explode || encoding.allowReserved else { return nil }
+        let name = SwiftNaming.stringLiteral(encoding.property)
+        let reserved = encoding.allowReserved ? ", allowReserved: true" : ""
+        switch style {
+        case .spaceDelimited: return ".spaceDelimited(\(name)\(reserved))"
+        case .pipeDelimited: return ".pipeDelimited(\(name)\(reserved))"
+        case .deepObject: return ".deepObject(\(name)\(reserved))"
+        default: return ".form(\(name), explode: \(explode)\(reserved))"
+        }
+    }
+
     /// A query item's name as a template writes it: its own characters percent-encoded, so that
     /// `&`, `=` and `%` in a name stay text.
     static func queryName(_ name: String) -> String {
@@ -233,7 +249,12 @@ struct OpenAPICallBuilder {
         let type = media.schema.map { models.type(of: $0, suggestedName: prefix + "Request").type } ?? .json
         let mediaType = media.mediaType.lowercased()
         if Self.isJSON(mediaType) { return .json(type, mediaType: media.mediaType) }
-        if mediaType == "application/x-www-form-urlencoded" { return .form(type) }
+        if mediaType == "application/x-www-form-urlencoded" {
+            let styles = media.encoding.compactMap { encoding in
+                Self.formStyle(encoding).map { (property: encoding.property, expression: $0) }
+            }
+            return .form(type, styles: styles)
+        }
         if mediaType.hasPrefix("multipart/") {
             var contentTypes: [String: String] = [:]
             for encoding in media.encoding { contentTypes[encoding.property] = encoding.contentType }

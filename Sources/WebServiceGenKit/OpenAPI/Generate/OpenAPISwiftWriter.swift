@@ -266,7 +266,7 @@ struct OpenAPISwiftWriter {
             for call in calls {
                 jsonValue = jsonValue || call.arguments.contains { $0.type.usesJSONValue }
                 if case .json(let type, _)? = call.body { jsonValue = jsonValue || type.usesJSONValue }
-                if case .form(let type)? = call.body { jsonValue = jsonValue || type.usesJSONValue }
+                if case .form(let type, _)? = call.body { jsonValue = jsonValue || type.usesJSONValue }
                 if case .json(let type) = call.response { jsonValue = jsonValue || type.usesJSONValue }
             }
         }
@@ -341,7 +341,7 @@ struct OpenAPISwiftWriter {
     private func bodyType(_ body: GeneratedBody?) -> String {
         switch body {
         case nil: "NoBody"
-        case .json(let type, _)?, .form(let type)?: swiftType(type, qualified: true)
+        case .json(let type, _)?, .form(let type, _)?: swiftType(type, qualified: true)
         case .multipart?: "[FormData]"
         case .data?: "RequestBody"
         case .text?: "String"
@@ -397,7 +397,12 @@ struct OpenAPISwiftWriter {
         }
         switch call.body {
         case .json?: arguments.append("requestSerializer: .json(encoder: \(prefix)OpenAPICoding.encoder)")
-        case .form?: arguments.append("requestSerializer: .formURLEncoded")
+        case .form(_, let styles)?:
+            let entries = styles.map { "\(SwiftNaming.stringLiteral($0.property)): \($0.expression)" }
+            arguments.append(
+                entries.isEmpty
+                    ? "requestSerializer: StyledFormRequestSerializer()"
+                    : "requestSerializer: StyledFormRequestSerializer(styles: [\(entries.joined(separator: ", "))])")
         case .text(let mediaType)?:
             arguments.append(
                 "requestSerializer: TextRequestSerializer(mediaType: \(SwiftNaming.stringLiteral(mediaType)))")

@@ -56,7 +56,10 @@ let basicClient = WebServiceClient(serviceRoot: root)
 basicClient.authenticationProvider = basicOnly
 await outcome("getNote.basic") { try await basicClient.perform(.getNote, 1).title }
 await outcome("login") {
-    "text=\(try await client.perform(.login, body: LoginRequest(user: "u", password: "p w", remember: true)).isEmpty == false)"
+    let form = LoginRequest(
+        user: "u", password: "p w&x=1", remember: true, tags: ["a b", "c"], ids: [1, 2],
+        prefs: LoginRequestPrefs(theme: "dark", size: 3))
+    return "text=\(try await client.perform(.login, body: form).isEmpty == false)"
 }
 await outcome("uploadAttachment") {
     let request = UploadAttachmentRequest(
