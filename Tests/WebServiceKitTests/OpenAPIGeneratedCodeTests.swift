@@ -94,6 +94,31 @@ final class OpenAPIGeneratedCodeTests: XCTestCase {
             ], server: true)
     }
 
+    /// The reader's documents (Fixtures/OpenAPI, each valid by openapi-spec-validator; their
+    /// constructs are the reader's cases: callbacks, `not`, `content` parameters, 3.1 path items,
+    /// `$ref`s across files) compile too, in one file and in several, without a warning.
+    func testTheReadersDocumentsCompile() throws {
+        let folder = Self.fixtures.deletingLastPathComponent()
+        for name in ["petstore.yaml", "parameters31.yaml", "pathitems31.yaml", "events31.json", "refs/root.yaml"] {
+            let generated = try OpenAPIGenerator(options: GeneratorOptions(namespace: "API"))
+                .generate(contentsOf: folder.appendingPathComponent(name))
+            let work = FileManager.default.temporaryDirectory.appendingPathComponent("openapi-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: work) }
+            var files: [URL] = []
+            for file in generated.files(limit: 2) {
+                files.append(work.appendingPathComponent(file.name))
+                try file.source.write(to: files[files.count - 1], atomically: true, encoding: .utf8)
+            }
+            let main = work.appendingPathComponent("main.swift")
+            try "_ = API.OpenAPICoding.encoder\n".write(to: main, atomically: true, encoding: .utf8)
+            let (status, diagnostics) = try SwiftCompiler.build(
+                files + [main], output: work.appendingPathComponent("program"))
+            XCTAssertEqual(status, 0, "\(name) does not build:\n\(diagnostics)")
+            XCTAssertFalse(diagnostics.contains("warning:"), "\(name) has warnings:\n\(diagnostics)")
+        }
+    }
+
     // MARK: Running a document
 
     /// Generates, builds and runs `fixture`'s program; with `server`, against the validating
