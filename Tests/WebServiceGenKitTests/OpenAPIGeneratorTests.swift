@@ -99,6 +99,29 @@ final class OpenAPIGeneratorTests: XCTestCase {
         XCTAssertEqual(warnings.count, Set(warnings).count, "a warning is given twice: \(warnings)")
     }
 
+    /// A call has one `Response` type: a second success with a body is a warning, not silence.
+    func testASecondSuccessBodyIsAWarning() throws {
+        let document = """
+            openapi: 3.0.3
+            info: {title: Two, version: "1"}
+            paths:
+              /things:
+                post:
+                  operationId: makeThing
+                  responses:
+                    "200": {description: Old, content: {application/json: {schema: {type: string}}}}
+                    "201": {description: New, content: {application/json: {schema: {type: integer}}}}
+            """
+        let generated = try OpenAPIGenerator(source: OpenAPIMemorySource(["/api/two.yaml": document]))
+            .generate(contentsOf: URL(fileURLWithPath: "/api/two.yaml"))
+        XCTAssertEqual(
+            generated.warnings.map { "\($0.location.pointer): \($0.message)" },
+            [
+                "/paths/~1things/post/responses/201: the call returns the 200 response's body; the 201 response's is read as that type too"
+            ])
+        XCTAssertTrue(generated.source.contains("Response == String"))
+    }
+
     func testTheCommandLine() throws {
         let command = try GeneratorCommand.parse(["openapi", "api.yaml", "--output-directory", "Generated"])
         XCTAssertEqual(command.mode, .openAPI)

@@ -297,6 +297,12 @@ struct OpenAPICallBuilder {
         guard let first = successes.first(where: { !$0.content.isEmpty }) ?? successes.first else {
             return .empty
         }
+        // One Response type per call: the first success with a body gives it; others are said.
+        for other in successes where other.source != first.source && !other.content.isEmpty {
+            models.warn(
+                "the call returns the \(first.status) response's body; the \(other.status) response's is read as that "
+                    + "type too", at: other.source)
+        }
         guard let media = Self.preferredMedia(first.content) else { return .empty }
         let mediaType = media.mediaType.lowercased()
         if Self.isJSON(mediaType) {
