@@ -52,7 +52,7 @@ case .openAPI:
                 try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
                 // Files of an earlier, larger generation would declare the same types again.
                 let names = Set(files.map(\.name))
-                let prefix = files.last.map { String($0.name.dropLast("Support.swift".count)) } ?? ""
+                let prefix = generated.filePrefix
                 for old in try FileManager.default.contentsOfDirectory(atPath: folder)
                 where old.hasPrefix(prefix) && old.hasSuffix(".swift") && !names.contains(old) {
                     let middle = old.dropFirst(prefix.count).dropLast(".swift".count)

@@ -52,6 +52,12 @@ struct GeneratedNames {
         return claim(Self.libraryTypes.contains(name) || Self.supportTypes.contains(name) ? name + "Model" : name)
     }
 
+    /// `name` without the backticks ``claimMember(_:)`` puts around a keyword: for `self.name`,
+    /// a string literal or a doc comment.
+    static func unescaped(_ name: String) -> String {
+        name.hasPrefix("`") && name.hasSuffix("`") && name.count > 1 ? String(name.dropFirst().dropLast()) : name
+    }
+
     /// A member name for `text`, made unique, in backticks when it is a keyword.
     mutating func claimMember(_ text: String) -> String {
         let name = claim(SwiftNaming.plainMemberName(text))

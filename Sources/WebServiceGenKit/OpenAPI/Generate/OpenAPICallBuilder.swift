@@ -18,7 +18,7 @@ struct OpenAPICallBuilder {
                 // Bytes come in memory, or to a file through the download twin.
                 if case .data = call.response {
                     var twin = call
-                    twin.name = callNames.claimMember(call.name.replacingOccurrences(of: "`", with: "") + "ToFile")
+                    twin.name = callNames.claimMember(GeneratedNames.unescaped(call.name) + "ToFile")
                     twin.response = .file
                     twin.documentation += [
                         "", "The body goes to a file: pass a `DownloadDestination` last (or `nil`).",
@@ -186,18 +186,7 @@ struct OpenAPICallBuilder {
 
     /// A query item's name as a template writes it: its own characters percent-encoded, so that
     /// `&`, `=` and `%` in a name stay text.
-    static func queryName(_ name: String) -> String {
-        var text = ""
-        for byte in name.utf8 {
-            let character = Character(Unicode.Scalar(byte))
-            if byte < 0x80, character.isLetter || character.isNumber || "-._~".contains(character) {
-                text.append(character)
-            } else {
-                text += "%" + String(byte, radix: 16, uppercase: true).leftPadded(to: 2)
-            }
-        }
-        return text
-    }
+    static func queryName(_ name: String) -> String { percentEncoded(name, keeping: "-._~") }
 
     /// A path template's pieces: literal text (percent-encoded where a URL needs it) and
     /// `{name}` expressions.
@@ -226,15 +215,19 @@ struct OpenAPICallBuilder {
     /// Literal path text with the characters a path may not hold (and `%`, `?`, which would
     /// change its meaning in a template) percent-encoded.
     private static func encodedLiteral(_ text: String) -> String {
+        percentEncoded(text, keeping: "-._~!$&'()*+,;=:@/")
+    }
+
+    /// `text` with every byte but ASCII letters, digits and `kept` written `%XX`.
+    private static func percentEncoded(_ text: String, keeping kept: String) -> String {
+        let hex = Array("0123456789ABCDEF")
         var result = ""
         for byte in text.utf8 {
             let character = Character(Unicode.Scalar(byte))
-            if byte < 0x80, byte > 0x20,
-                character.isLetter || character.isNumber || "-._~!$&'()*+,;=:@/".contains(character)
-            {
+            if byte < 0x80, character.isLetter || character.isNumber || kept.contains(character) {
                 result.append(character)
             } else {
-                result += "%" + String(byte, radix: 16, uppercase: true).leftPadded(to: 2)
+                result += "%" + String(hex[Int(byte >> 4)]) + String(hex[Int(byte & 0x0F)])
             }
         }
         return result
@@ -357,11 +350,5 @@ extension GeneratedBody {
         case .data(let mediaType): mediaType
         default: nil
         }
-    }
-}
-
-extension String {
-    fileprivate func leftPadded(to length: Int) -> String {
-        count >= length ? self : String(repeating: "0", count: length - count) + self
     }
 }

@@ -29,9 +29,13 @@ public struct OpenAPIGenerator: Sendable {
         /// its size (and several files in parallel). `prefix` is the document's file name as a
         /// type name (`petstore.yaml` → `Petstore`) unless given.
         public func files(prefix: String? = nil, limit: Int = 50) -> [(name: String, source: String)] {
-            let base = prefix ?? SwiftNaming.typeName(document.file.deletingPathExtension().lastPathComponent)
-            return OpenAPISwiftWriter.files(
-                pieces, prefix: base, limit: max(1, limit), document: document, options: options)
+            OpenAPISwiftWriter.files(
+                pieces, prefix: prefix ?? filePrefix, limit: max(1, limit), document: document, options: options)
+        }
+
+        /// The files' default prefix: the document's file name as a type name.
+        public var filePrefix: String {
+            SwiftNaming.typeName(document.file.deletingPathExtension().lastPathComponent)
         }
         /// What the reader and the generator left out.
         public var warnings: [OpenAPIWarning]

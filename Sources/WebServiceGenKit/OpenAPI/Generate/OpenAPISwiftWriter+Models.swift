@@ -33,7 +33,7 @@ extension OpenAPISwiftWriter {
         }
     }
 
-    private func plain(_ name: String) -> String { name.replacingOccurrences(of: "`", with: "") }
+    private func plain(_ name: String) -> String { GeneratedNames.unescaped(name) }
 
     private func propertyType(_ property: GeneratedProperty) -> String {
         swiftType(property.type, qualified: false) + (property.isOptional ? "?" : "")

@@ -21,7 +21,7 @@ extension OpenAPISwiftWriter {
                 for variable in server.variables {
                     let parameter = names.claimMember(variable.name)
                     parameters.append("\(parameter): String = \(SwiftNaming.stringLiteral(variable.defaultValue))")
-                    var line = "- \(parameter.replacingOccurrences(of: "`", with: "")): `{\(variable.name)}`"
+                    var line = "- \(GeneratedNames.unescaped(parameter)): `{\(variable.name)}`"
                     if let description = OpenAPIModelBuilder.oneLine(variable.description) {
                         line += ", \(description)"
                     }
@@ -119,7 +119,7 @@ extension OpenAPISwiftWriter {
                     "[" + $0.map(SwiftNaming.stringLiteral).joined(separator: ", ") + "]"
                 }
                 return
-                    "\(SwiftNaming.stringLiteral(call.name.replacingOccurrences(of: "`", with: ""))): [\(requirements.joined(separator: ", "))]"
+                    "\(SwiftNaming.stringLiteral(GeneratedNames.unescaped(call.name))): [\(requirements.joined(separator: ", "))]"
             }
             writer.line("\(writer.access)static let requirements: [String: [[String]]] = [")
             for row in rows { writer.line("    \(row),") }
@@ -147,7 +147,7 @@ extension OpenAPISwiftWriter {
                 writer.block("for scheme in requirement") { writer in
                     writer.line("switch scheme {")
                     for member in members {
-                        let plain = member.member.replacingOccurrences(of: "`", with: "")
+                        let plain = GeneratedNames.unescaped(member.member)
                         writer.line("case \(SwiftNaming.stringLiteral(member.scheme)):")
                         writer.indent += 1
                         switch member.kind {
@@ -226,7 +226,7 @@ extension OpenAPISwiftWriter {
                 writer.documentation(["Forgets the providers' tokens."])
                 writer.block("\(writer.access)func invalidate() async") { writer in
                     for member in providers {
-                        writer.line("await \(member.member.replacingOccurrences(of: "`", with: ""))?.invalidate()")
+                        writer.line("await \(GeneratedNames.unescaped(member.member))?.invalidate()")
                     }
                 }
                 writer.line()
@@ -236,7 +236,7 @@ extension OpenAPISwiftWriter {
                     writer.line("let schemes = Set((Self.requirements[call.name] ?? []).joined())")
                     writer.line("var found: [any AuthenticationProvider] = []")
                     for member in providers {
-                        let plain = member.member.replacingOccurrences(of: "`", with: "")
+                        let plain = GeneratedNames.unescaped(member.member)
                         writer.line(
                             "if schemes.contains(\(SwiftNaming.stringLiteral(member.scheme))), let provider = \(plain) "
                                 + "{ found.append(provider) }")
@@ -251,7 +251,7 @@ extension OpenAPISwiftWriter {
                     writer.line("scheme in")
                     writer.line("switch scheme {")
                     for member in members {
-                        let plain = member.member.replacingOccurrences(of: "`", with: "")
+                        let plain = GeneratedNames.unescaped(member.member)
                         writer.line("case \(SwiftNaming.stringLiteral(member.scheme)): \(plain) != nil")
                     }
                     writer.line("default: false")

@@ -376,7 +376,7 @@ struct OpenAPISwiftWriter {
         let prefix = options.namespace.map { $0 + "." } ?? ""
         let path = call.server.map { Self.absolute($0, call.relativePath) } ?? call.relativePath
         var arguments = [
-            "name: \(SwiftNaming.stringLiteral(call.name.replacingOccurrences(of: "`", with: "")))",
+            "name: \(SwiftNaming.stringLiteral(GeneratedNames.unescaped(call.name)))",
             "method: \(SwiftWriter.method(call.method))",
             "relativePath: \(SwiftNaming.stringLiteral(path))",
         ]
